@@ -1,0 +1,40 @@
+# ldpbench: the commands a user needs.
+#   make figures        every shipped spec at quick scale (FULL=1: paper scale)
+#   make test           vet, unit and statistical tests, and a quick end-to-end run
+#   make bench          per-mechanism ns/report and the ratio to the random draws alone
+#   make data           fetch the real datasets into data/ (sha256-checked)
+
+GO      ?= go
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+SPECS   := $(wildcard runs/*.toml)
+QUICK   := $(if $(FULL),,--quick)
+BIN     := bin/ldpbench
+
+.PHONY: all build figures test bench data vet clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/ldpbench
+
+figures: build
+	@set -e; for spec in $(SPECS); do \
+		echo "== $$spec"; \
+		./$(BIN) run $$spec -j $(JOBS) $(QUICK); \
+	done
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt needed"; exit 1; }
+	$(GO) vet ./...
+
+test: vet
+	$(GO) test -count=1 -timeout 15m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s ./mechanisms/ ./estimators/ | tee bench.txt
+
+data:
+	bash scripts/fetch_data.sh
+
+clean:
+	rm -rf bin out

@@ -1,0 +1,83 @@
+// Command ldpbench runs, re-draws and lists numerical local differential
+// privacy experiments.
+//
+// Usage:
+//
+//	ldpbench list mechanisms|datasets|specs|kinds
+//	ldpbench theory [--mech a,b] [--eps 0.5,1,2]
+//	ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
+//	ldpbench plot SPEC|DIR [--out DIR]
+//
+// SPEC is a TOML file or the name of one in runs/. Results land in
+// out/<spec name>/ unless --out says otherwise: rows.csv (one row per cell,
+// trial and metric), summary.csv (mean, sd, se, 95% CI and theory per cell
+// and metric), spec.toml (a copy) and the figures as SVG and PNG.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage:
+  ldpbench list mechanisms|datasets|specs|kinds
+  ldpbench theory [--mech a,b] [--eps 0.5,1,2]
+  ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
+  ldpbench plot SPEC|DIR [--out DIR]
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "ldpbench:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command")
+	}
+	cmd, args := args[0], args[1:]
+	switch cmd {
+	case "list":
+		return cmdList(args, stdout)
+	case "theory":
+		return cmdTheory(args, stdout)
+	case "run":
+		return cmdRun(ctx, args, stdout, stderr)
+	case "plot":
+		return cmdPlot(args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// parse parses flags that may stand before, between or after the
+// positional arguments, and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

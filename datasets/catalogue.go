@@ -1,0 +1,53 @@
+package datasets
+
+import "strings"
+
+// Catalogue returns the named datasets of `ldpbench list datasets`, in a
+// fixed order. Each entry is a valid Spec; file entries name their file by
+// base name and are located with Find when built. The slice is fresh on every
+// call, so callers may modify it.
+func Catalogue() []Spec {
+	return []Spec{
+		{Name: "beta32", Source: SourceBeta, A: 3, B: 2,
+			Description: "Beta(3,2) mapped by 2u-1 (paper 000; population mean 0.2, variance 0.16)"},
+		{Name: "beta25", Source: SourceBeta, A: 2, B: 5,
+			Description: "Beta(2,5) mapped by 2u-1 (paper 004's data; 004 itself normalises by min-max, see beta25-minmax)"},
+		{Name: "beta25-minmax", Source: SourceBeta, A: 2, B: 5, Normalise: RuleMinMax,
+			Description: "Beta(2,5) normalised by the sample's own min and max, as paper 004 does"},
+		{Name: "beta-sin", Source: SourceBetaSin, Substitute: true,
+			Description: "Beta(2,5).pdf(u)*(1+0.5*sin(2*pi*10*u)) mapped by 2u-1; ldpbench substitute for 004's unpublished Beta+Sin"},
+		{Name: "gaussian-mu0", Source: SourceGaussian, Mu: 0, Sigma: 0.25,
+			Description: "N(0, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+		{Name: "gaussian-mu0.33", Source: SourceGaussian, Mu: 1.0 / 3, Sigma: 0.25,
+			Description: "N(1/3, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+		{Name: "gaussian-mu0.67", Source: SourceGaussian, Mu: 2.0 / 3, Sigma: 0.25,
+			Description: "N(2/3, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+		{Name: "gaussian-mu1", Source: SourceGaussian, Mu: 1, Sigma: 0.25,
+			Description: "N(1, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+		{Name: "uniform", Source: SourceUniform,
+			Description: "uniform on [-1,1]"},
+		{Name: "magic-fLength", Source: SourceFile, Path: "magic04.data", Column: 0, Sep: ",", Normalise: RuleMinMax,
+			Description: "UCI MAGIC Gamma Telescope fLength (column 0, 19,020 rows, 4.2835-334.177), min-max"},
+		{Name: "magic-fAlpha", Source: SourceFile, Path: "magic04.data", Column: 8, Sep: ",", Normalise: RuleMinMax,
+			Description: "UCI MAGIC Gamma Telescope fAlpha (column 8, 19,020 rows, 0-90), min-max"},
+		{Name: "shuttle-col0", Source: SourceFile, Path: "shuttle.tst", Column: 0, Sep: SepWhitespace, Normalise: RuleMinMax,
+			Description: "UCI Statlog Shuttle test split, column 0 (14,500 rows, 27-123), min-max"},
+	}
+}
+
+// Lookup returns the catalogue entry with the given name; names match
+// exactly first, then case-insensitively.
+func Lookup(name string) (Spec, bool) {
+	cat := Catalogue()
+	for _, s := range cat {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	for _, s := range cat {
+		if strings.EqualFold(s.Name, name) {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}

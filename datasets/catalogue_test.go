@@ -1,0 +1,84 @@
+package datasets
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestCatalogue(t *testing.T) {
+	cat := Catalogue()
+	names := map[string]bool{}
+	keys := map[string]string{}
+	for _, s := range cat {
+		if names[s.Name] {
+			t.Errorf("duplicate name %q", s.Name)
+		}
+		names[s.Name] = true
+		if other, ok := keys[s.Key()]; ok {
+			t.Errorf("%s and %s have the same key %s", s.Name, other, s.Key())
+		}
+		keys[s.Key()] = s.Name
+		if err := s.Validate(); err != nil {
+			t.Error(err)
+		}
+		if s.Description == "" {
+			t.Errorf("%s: no description", s.Name)
+		}
+		if got, ok := Lookup(s.Name); !ok || got != s {
+			t.Errorf("Lookup(%q) = %+v, %v", s.Name, got, ok)
+		}
+
+		d, err := s.Build(1000, rand.New(rand.NewPCG(1, 2)))
+		if errors.Is(err, ErrNotFound) {
+			t.Logf("%s: %v (skipped)", s.Name, err)
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		if d.Name != s.Name || d.Substitute != s.Substitute || d.Len() != 1000 {
+			t.Errorf("%s: built %q, substitute %v, %d values", s.Name, d.Name, d.Substitute, d.Len())
+		}
+		for i, x := range d.Values {
+			if !(x >= -1 && x <= 1) {
+				t.Errorf("%s: value %d = %v outside [-1, 1]", s.Name, i, x)
+				break
+			}
+		}
+	}
+	for _, want := range []string{"beta32", "beta25", "beta-sin", "gaussian-mu0", "gaussian-mu1", "uniform", "magic-fLength", "magic-fAlpha", "shuttle-col0"} {
+		if !names[want] {
+			t.Errorf("catalogue lacks %q", want)
+		}
+	}
+	if s, _ := Lookup("beta-sin"); !s.Substitute {
+		t.Error("beta-sin is not marked as a substitute")
+	}
+
+	// Callers may modify the returned slice.
+	cat[0].Name = "changed"
+	if Catalogue()[0].Name == "changed" {
+		t.Error("Catalogue shares its backing array")
+	}
+}
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		name, want string
+		ok         bool
+	}{
+		{"beta32", "beta32", true},
+		{"MAGIC-flength", "magic-fLength", true},
+		{"gaussian-mu0.33", "gaussian-mu0.33", true},
+		{"no-such-dataset", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		s, ok := Lookup(tt.name)
+		if ok != tt.ok || s.Name != tt.want {
+			t.Errorf("Lookup(%q) = %q, %v; want %q, %v", tt.name, s.Name, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package datasets
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// EnvData is the environment variable that Find consults first: a directory,
+// or a list of directories separated by the OS path-list separator (':' on
+// Unix).
+const EnvData = "LDPBENCH_DATA"
+
+// ErrNotFound is wrapped by the errors of Find and FindIn (and so of
+// Spec.Build) when a data file is missing: the harness skips such a dataset
+// (errors.Is(err, ErrNotFound)) instead of failing the run.
+var ErrNotFound = errors.New("data file not found")
+
+// Find locates the data file name and returns a path to it; see FindIn.
+func Find(name string) (string, error) { return FindIn("", name) }
+
+// FindIn locates the data file name. An absolute name is only checked. A
+// relative name is tried, in this order:
+//
+//  1. as given, relative to the current directory, if it contains a path
+//     separator (e.g. "../shared/data/magic04.data");
+//  2. in each directory of $LDPBENCH_DATA;
+//  3. in base, if not empty (the harness's --data directory);
+//  4. in data/ and then ../shared/data/, relative to the current directory
+//     (data/ is filled by `make data`; ../shared/data/ exists only beside a
+//     developer checkout);
+//  5. in <root>/data and <root>/../shared/data, where <root> is the nearest
+//     directory at or above the current one holding a go.mod file, so that
+//     tests running in a package directory find the same files.
+//
+// The first regular file found wins. The returned path is as joined (relative
+// when the directory was relative). When nothing is found, the error lists
+// every place looked at and suggests `make data` (scripts/fetch_data.sh).
+func FindIn(base, name string) (string, error) {
+	if name == "" {
+		return "", fmt.Errorf("find data file: empty name")
+	}
+	if filepath.IsAbs(name) {
+		if isFile(name) {
+			return name, nil
+		}
+		return "", fmt.Errorf("%w: %s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets", ErrNotFound, name)
+	}
+	var looked []string
+	if strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/') {
+		if isFile(name) {
+			return name, nil
+		}
+		looked = append(looked, "the current directory")
+	}
+	dirs := searchDirs(base)
+	if os.Getenv(EnvData) == "" {
+		looked = append(looked, "$"+EnvData+" (unset)")
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if isFile(p) {
+			return p, nil
+		}
+		looked = append(looked, d)
+	}
+	return "", fmt.Errorf("%w: %q; looked in %s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets, or set $%s",
+		ErrNotFound, name, strings.Join(looked, ", "), EnvData)
+}
+
+// searchDirs returns the directories of steps 2–5 of FindIn, without
+// duplicates (compared as absolute paths).
+func searchDirs(base string) []string {
+	var cand []string
+	cand = append(cand, filepath.SplitList(os.Getenv(EnvData))...)
+	if base != "" {
+		cand = append(cand, base)
+	}
+	cand = append(cand, "data", filepath.Join("..", "shared", "data"))
+	if root, ok := moduleRoot(); ok {
+		cand = append(cand, filepath.Join(root, "data"), filepath.Join(filepath.Dir(root), "shared", "data"))
+	}
+	seen := make(map[string]bool)
+	var dirs []string
+	for _, d := range cand {
+		if d == "" {
+			continue
+		}
+		key := d
+		if abs, err := filepath.Abs(d); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// moduleRoot returns the nearest directory at or above the current directory
+// that holds a go.mod file.
+func moduleRoot() (string, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		if isFile(filepath.Join(dir, "go.mod")) {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -1,0 +1,308 @@
+package figures
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// Figure is a spec applied to summaries: the panels, series and points that
+// Render draws, decided before anything is drawn.
+type Figure struct {
+	Spec   Spec
+	Panels []Panel
+	// Series lists every series value in order of first appearance; a
+	// series' index here picks its colour and marker in every panel.
+	Series []string
+	// MinCount and MaxCount bound the number of trials behind the
+	// projected summaries.
+	MinCount, MaxCount int
+	// Dropped counts points left out (non-finite, or ≤ 0 on a log axis);
+	// Clamped counts CI lower bounds ≤ 0 raised to the smallest positive
+	// value of their panel on a log y axis. Warnings say which, one per
+	// point.
+	Dropped, Clamped int
+	// NoCI counts the points drawn without a confidence interval (fewer
+	// than two trials).
+	NoCI     int
+	Warnings []string
+}
+
+// A Panel is the points of one value of the spec's Panel field.
+type Panel struct {
+	Value  string
+	Series []Series
+}
+
+// A Series is the points of one value of the spec's Series field in one
+// panel, sorted by x.
+type Series struct {
+	Value  string
+	Style  int     // index into Figure.Series: the same value has the same style in every panel
+	Points []Point // measured means
+	Theory []XY    // theory values, where known and asked for
+}
+
+// A Point is a mean with its 95% confidence interval; Lo and Hi are NaN
+// when the interval is not known (fewer than two trials).
+type Point struct {
+	X, Mean, Lo, Hi float64
+}
+
+// An XY is a point of a theory line.
+type XY struct{ X, Y float64 }
+
+// Field returns the value of a named field of a summary: metric,
+// normalisation, or any field of its cell (experiment, dataset, method, eps,
+// n, or a params key).
+func Field(s *results.Summary, name string) (string, bool) {
+	switch name {
+	case "metric":
+		return s.Metric, true
+	case "normalisation":
+		return s.Normalisation, true
+	}
+	return s.Cell().Field(name)
+}
+
+// Project applies a spec to summaries. It keeps the summaries of the spec's
+// metric that pass its filter, groups them into panels and series in order
+// of first appearance, sorts each series by x, and leaves out the points a
+// log axis cannot show, with a warning for each. It fails when the spec is
+// invalid, when nothing matches, when a kept summary lacks the x, series or
+// panel field or has an x that is not a finite number, and when two
+// summaries fall on the same point (a field missing from the projection).
+func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	errorf := func(format string, args ...any) error {
+		return fmt.Errorf("figure %q: "+format, append([]any{spec.Name}, args...)...)
+	}
+	fig := &Figure{Spec: spec}
+	panels := map[string]int{}
+	series := map[string]int{}
+	type key struct {
+		panel, series string
+		x             float64
+	}
+	seen := map[key]string{}
+	var metrics []string
+	for i := range summaries {
+		s := &summaries[i]
+		if !slices.Contains(metrics, s.Metric) {
+			metrics = append(metrics, s.Metric)
+		}
+		if s.Metric != spec.Metric || !keep(s, spec.Filter) {
+			continue
+		}
+		cell := s.Cell().Key()
+		get := func(key, name string) (string, error) {
+			if name == "" {
+				return "", nil
+			}
+			v, ok := Field(s, name)
+			if !ok {
+				return "", errorf("key %q: summary %s has no field %q", key, cell, name)
+			}
+			return v, nil
+		}
+		pv, err := get("panel", spec.Panel)
+		if err != nil {
+			return nil, err
+		}
+		sv, err := get("series", spec.Series)
+		if err != nil {
+			return nil, err
+		}
+		xv, err := get("x", spec.X)
+		if err != nil {
+			return nil, err
+		}
+		x, err := strconv.ParseFloat(xv, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, errorf("key \"x\": field %q of summary %s is %q, not a finite number", spec.X, cell, xv)
+		}
+		k := key{pv, sv, x}
+		if other, dup := seen[k]; dup {
+			return nil, errorf("summaries %s and %s fall on the same point (%s); filter them or add a series or panel field", other, cell, where(pv, sv, x))
+		}
+		seen[k] = cell
+
+		pi, ok := panels[pv]
+		if !ok {
+			pi = len(fig.Panels)
+			panels[pv] = pi
+			fig.Panels = append(fig.Panels, Panel{Value: pv})
+		}
+		style, ok := series[sv]
+		if !ok {
+			style = len(fig.Series)
+			series[sv] = style
+			fig.Series = append(fig.Series, sv)
+		}
+		p := &fig.Panels[pi]
+		si := slices.IndexFunc(p.Series, func(s Series) bool { return s.Value == sv })
+		if si < 0 {
+			si = len(p.Series)
+			p.Series = append(p.Series, Series{Value: sv, Style: style})
+		}
+		ser := &p.Series[si]
+		ser.Points = append(ser.Points, Point{x, float64(s.Mean), float64(s.CILo), float64(s.CIHi)})
+		if spec.Theory && s.Theory.Known() {
+			ser.Theory = append(ser.Theory, XY{x, float64(s.Theory)})
+		}
+		if fig.MinCount == 0 || s.Count < fig.MinCount {
+			fig.MinCount = s.Count
+		}
+		fig.MaxCount = max(fig.MaxCount, s.Count)
+	}
+	if len(fig.Panels) == 0 {
+		msg := fmt.Sprintf("no summary has metric %q", spec.Metric)
+		if slices.Contains(metrics, spec.Metric) {
+			msg = fmt.Sprintf("no summary of metric %q passes the filter", spec.Metric)
+		}
+		return nil, errorf("%s (metrics present: %s)", msg, strings.Join(metrics, ", "))
+	}
+	for i := range fig.Panels {
+		p := &fig.Panels[i]
+		for j := range p.Series {
+			s := &p.Series[j]
+			slices.SortStableFunc(s.Points, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+			slices.SortStableFunc(s.Theory, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
+		}
+		fig.guard(p)
+	}
+	fig.Panels = slices.DeleteFunc(fig.Panels, func(p Panel) bool {
+		if len(p.Series) == 0 {
+			fig.warnf("panel %q: nothing left to draw", p.Value)
+			return true
+		}
+		return false
+	})
+	if len(fig.Panels) == 0 {
+		return nil, errorf("no point of metric %q can be drawn: %s", spec.Metric, strings.Join(fig.Warnings, "; "))
+	}
+	if spec.Theory && !fig.hasTheory() {
+		fig.warnf("theory asked for, but no summary of metric %q has a theory value", spec.Metric)
+	}
+	return fig, nil
+}
+
+// keep reports whether a summary passes every filter.
+func keep(s *results.Summary, filter map[string][]string) bool {
+	for name, values := range filter {
+		v, ok := Field(s, name)
+		if !ok || !slices.Contains(values, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// guard leaves out the points of a panel that cannot be drawn: non-finite
+// means, and values ≤ 0 on a log axis. CI lower bounds ≤ 0 on a log y axis
+// are raised to the smallest positive value in the panel, so that the bar
+// or band runs off the bottom of the panel rather than vanishing.
+func (f *Figure) guard(p *Panel) {
+	logX, logY := f.Spec.LogX, f.Spec.LogY
+	smallest := math.Inf(1)
+	for i := range p.Series {
+		s := &p.Series[i]
+		s.Points = slices.DeleteFunc(s.Points, func(pt Point) bool {
+			at := where(p.Value, s.Value, pt.X)
+			switch {
+			case math.IsNaN(pt.Mean) || math.IsInf(pt.Mean, 0):
+				f.drop("%s: mean %v dropped", at, pt.Mean)
+			case logX && pt.X <= 0:
+				f.drop("%s: x ≤ 0 dropped on log x", at)
+			case logY && pt.Mean <= 0:
+				f.drop("%s: mean %v ≤ 0 dropped on log y", at, pt.Mean)
+			default:
+				for _, v := range []float64{pt.Mean, pt.Lo, pt.Hi} {
+					if v > 0 {
+						smallest = math.Min(smallest, v)
+					}
+				}
+				return false
+			}
+			return true
+		})
+		s.Theory = slices.DeleteFunc(s.Theory, func(t XY) bool {
+			at := where(p.Value, s.Value, t.X)
+			switch {
+			case math.IsInf(t.Y, 0):
+				f.warnf("%s: theory %v not drawn", at, t.Y)
+			case logX && t.X <= 0:
+				f.warnf("%s: theory at x ≤ 0 not drawn on log x", at)
+			case logY && t.Y <= 0:
+				f.warnf("%s: theory %v ≤ 0 not drawn on log y", at, t.Y)
+			default:
+				if t.Y > 0 {
+					smallest = math.Min(smallest, t.Y)
+				}
+				return false
+			}
+			return true
+		})
+	}
+	for _, s := range p.Series {
+		for _, pt := range s.Points {
+			if !finite(pt.Lo) || !finite(pt.Hi) {
+				f.NoCI++
+			}
+		}
+	}
+	if logY {
+		for i := range p.Series {
+			s := &p.Series[i]
+			for j := range s.Points {
+				if pt := &s.Points[j]; pt.Lo <= 0 {
+					f.Clamped++
+					f.warnf("%s: CI lower bound %v ≤ 0 clamped to %v on log y", where(p.Value, s.Value, pt.X), pt.Lo, smallest)
+					pt.Lo = smallest
+				}
+			}
+		}
+	}
+	p.Series = slices.DeleteFunc(p.Series, func(s Series) bool {
+		return len(s.Points) == 0 && len(s.Theory) == 0
+	})
+}
+
+func (f *Figure) drop(format string, args ...any) {
+	f.Dropped++
+	f.warnf(format, args...)
+}
+
+func (f *Figure) warnf(format string, args ...any) {
+	f.Warnings = append(f.Warnings, fmt.Sprintf("figure %q: ", f.Spec.Name)+fmt.Sprintf(format, args...))
+}
+
+func (f *Figure) hasTheory() bool {
+	for _, p := range f.Panels {
+		for _, s := range p.Series {
+			if len(s.Theory) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// where names a point in warnings and errors.
+func where(panel, series string, x float64) string {
+	var parts []string
+	if panel != "" {
+		parts = append(parts, fmt.Sprintf("panel %q", panel))
+	}
+	if series != "" {
+		parts = append(parts, fmt.Sprintf("series %q", series))
+	}
+	return strings.Join(append(parts, "x="+strconv.FormatFloat(x, 'g', -1, 64)), ", ")
+}

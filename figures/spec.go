@@ -1,0 +1,137 @@
+package figures
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Spec describes one figure as a projection of an experiment's summaries:
+// which metric is plotted against which field, which field makes the lines
+// and which makes the panels. Specs are usually read from TOML.
+type Spec struct {
+	Name   string `toml:"name"`   // file stem: <dir>/<name>.svg, .png, .pdf
+	Title  string `toml:"title"`  // overall title at the top; "" for none
+	Metric string `toml:"metric"` // y: the summaries whose Metric equals this
+	// X is the field for the x axis ("eps", "n" or a params key); its
+	// values must parse as finite floats.
+	X string `toml:"x"`
+	// Series is the field that makes one line per value (usually "method");
+	// "" draws one series.
+	Series string `toml:"series"`
+	// Panel is the field that makes one panel per value (usually
+	// "dataset"); "" draws one panel.
+	Panel string `toml:"panel"`
+	// Filter keeps only the summaries whose field value is in the list; a
+	// summary without the field is dropped.
+	Filter map[string][]string `toml:"filter"`
+	LogX   bool                `toml:"logx"`
+	LogY   bool                `toml:"logy"`
+	// Theory draws each series' theory values, where known, as a dashed
+	// line of the series' colour.
+	Theory bool `toml:"theory"`
+	// Band draws the 95% confidence interval as a shaded band instead of
+	// error bars.
+	Band    bool     `toml:"band"`
+	XLabel  string   `toml:"xlabel"`  // default: the x field ("ε" for eps)
+	YLabel  string   `toml:"ylabel"`  // default: the metric
+	Columns int      `toml:"columns"` // panels per row; 0 means up to 3
+	Formats []string `toml:"formats"` // of "svg", "png", "pdf"; default svg and png
+}
+
+// Formats are the output formats Render knows, in the order it writes them.
+var Formats = []string{"svg", "png", "pdf"}
+
+// DefaultFormats are written when a spec names none.
+var DefaultFormats = []string{"svg", "png"}
+
+// Validate checks that the spec names a figure, a metric and an x field,
+// that the name is a plain file stem and that every format is known. Every
+// error names the figure and the offending key.
+func (s Spec) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("figure %q: key %q "+format, append([]any{s.Name, key}, args...)...))
+	}
+	switch {
+	case s.Name == "":
+		bad("name", "is required")
+	case s.Name == "." || s.Name == ".." || strings.ContainsAny(s.Name, `/\`):
+		bad("name", "must be a file stem, not a path: %q", s.Name)
+	}
+	if s.Metric == "" {
+		bad("metric", "is required")
+	}
+	if s.X == "" {
+		bad("x", "is required")
+	}
+	if s.Series != "" && s.Series == s.X {
+		bad("series", "repeats the x field %q", s.X)
+	}
+	if s.Panel != "" && (s.Panel == s.X || s.Panel == s.Series) {
+		bad("panel", "repeats the x or series field %q", s.Panel)
+	}
+	for _, k := range sortedKeys(s.Filter) {
+		if k == "" {
+			bad("filter", "has an empty field name")
+		} else if len(s.Filter[k]) == 0 {
+			bad("filter."+k, "has an empty list, which would keep nothing")
+		}
+	}
+	if s.Columns < 0 {
+		bad("columns", "must be >= 0, got %d", s.Columns)
+	}
+	for i, f := range s.Formats {
+		switch {
+		case !slices.Contains(Formats, f):
+			bad("formats", "has unknown format %q (known: %s)", f, strings.Join(Formats, ", "))
+		case slices.Contains(s.Formats[:i], f):
+			bad("formats", "repeats %q", f)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// formats returns the spec's formats, or DefaultFormats when it names none.
+func (s Spec) formats() []string {
+	if len(s.Formats) == 0 {
+		return DefaultFormats
+	}
+	return s.Formats
+}
+
+// columns returns the number of panels per row for n panels.
+func (s Spec) columns(n int) int {
+	c := s.Columns
+	if c == 0 {
+		c = 3
+	}
+	return max(1, min(c, n))
+}
+
+func (s Spec) xLabel() string {
+	switch {
+	case s.XLabel != "":
+		return s.XLabel
+	case s.X == "eps":
+		return "ε"
+	}
+	return s.X
+}
+
+func (s Spec) yLabel() string {
+	if s.YLabel != "" {
+		return s.YLabel
+	}
+	return s.Metric
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,94 @@
+package harness
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/mechanisms"
+	"github.com/ldpbench/ldpbench/metrics"
+)
+
+// meanKind is mean estimation: every user sends one report of its value
+// through an unbiased mechanism and the collector averages the reports. The
+// truth is the dataset's own mean.
+//
+// Metrics: mse (squared error of the trial; its mean over trials is the MSE,
+// and the summary adds rmse) and abs (absolute error). The theory of mse is
+// exact: (1/n²)·Σᵢ Var(Y | xᵢ) over the dataset's values.
+type meanKind struct{}
+
+func (meanKind) Name() string         { return "mean" }
+func (meanKind) Metrics() []string    { return []string{"mse", "abs"} }
+func (meanKind) AllMethods() []string { return mechanisms.Names() }
+
+func (meanKind) Check(c *CellSpec) error {
+	m, err := mechanisms.New(c.Method, c.Eps)
+	if err != nil {
+		return err
+	}
+	_, err = mechanisms.Unbiased(m)
+	return err
+}
+
+func (meanKind) Prepare(c *CellSpec) (CellRun, error) {
+	m, err := mechanisms.New(c.Method, c.Eps)
+	if err != nil {
+		return nil, err
+	}
+	est, err := mechanisms.Unbiased(m)
+	if err != nil {
+		return nil, err
+	}
+	xs := c.Dataset.Values
+	if c.N > len(xs) {
+		return nil, fmt.Errorf("dataset %s has %d values, fewer than n = %d", c.Dataset.Name, len(xs), c.N)
+	}
+	xs = xs[:c.N]
+	var truth float64
+	for _, x := range xs {
+		truth += x
+	}
+	truth /= float64(len(xs))
+	return &meanRun{
+		est:     est,
+		xs:      xs,
+		truth:   truth,
+		mse:     estimators.ExpectedMeanMSE(est, xs),
+		metrics: c.Metrics,
+	}, nil
+}
+
+type meanRun struct {
+	est     mechanisms.Estimate
+	xs      []float64
+	truth   float64
+	mse     float64
+	metrics []string
+}
+
+func (r *meanRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+	var buf [estimators.ChunkSize]float64
+	mean, err := estimators.MeanOfReports(r.est, r.xs, rng, buf[:])
+	if err != nil {
+		return out, err
+	}
+	for _, m := range r.metrics {
+		var v float64
+		switch m {
+		case "mse":
+			v = metrics.SquaredError(mean, r.truth)
+		case "abs":
+			v = metrics.AbsError(mean, r.truth)
+		}
+		out = append(out, Measurement{m, v})
+	}
+	return out, nil
+}
+
+func (r *meanRun) Theory(metric string) (float64, bool) {
+	if metric == "mse" {
+		return r.mse, true
+	}
+	return 0, false
+}

@@ -1,0 +1,81 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// resumable inspects the rows of an interrupted run and returns how many
+// cells, a prefix of the plan, it holds complete. It truncates anything after
+// them (a cell cut short by a kill), so that appending the remaining cells
+// gives the same bytes as an uninterrupted run. A missing file means 0.
+func resumable(path, header string, cells []planCell, trials int, metrics []string) (int, error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	// Only whole lines count.
+	raw = raw[:bytes.LastIndexByte(raw, '\n')+1]
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) < 2 {
+		// Killed before the header was written: start afresh.
+		return 0, os.Remove(path)
+	}
+	if got := string(bytes.TrimRight(lines[0], "\n")); got != header {
+		return 0, fmt.Errorf("%s is an interrupted run of another spec, seed or scale (%s); use --fresh to discard it or --out to write elsewhere", path, got)
+	}
+	if got, want := string(bytes.TrimRight(lines[1], "\n")), results.RowsHeader(); got != want {
+		return 0, fmt.Errorf("%s: unexpected column header %q, want %q", path, got, want)
+	}
+	rows, err := results.ReadRows(bytes.NewReader(bytes.Join(lines[1:], nil)))
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	perCell := trials * len(metrics)
+	done := min(len(rows)/perCell, len(cells))
+	for i := 0; i < done*perCell; i++ {
+		r, c := &rows[i], cells[i/perCell].cell
+		trial, metric := (i%perCell)/len(metrics), metrics[i%len(metrics)]
+		if r.Cell() != c || r.Trial != trial || r.Metric != metric {
+			return 0, fmt.Errorf("%s: line %d is %s trial %d %s, the plan expects %s trial %d %s; use --fresh to discard it",
+				path, i+3, r.Cell().Key(), r.Trial, r.Metric, c.Key(), trial, metric)
+		}
+	}
+	keep := 0
+	for _, l := range lines[:2+done*perCell] {
+		keep += len(l)
+	}
+	if err := os.Truncate(path, int64(keep)); err != nil {
+		return 0, err
+	}
+	return done, nil
+}
+
+// firstLine returns the first line of a file.
+func firstLine(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	if sc.Scan() {
+		return sc.Text(), nil
+	}
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("%s is empty", path)
+}

@@ -1,0 +1,437 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/figures"
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// Output file names inside the output directory.
+const (
+	RowsFile    = "rows.csv"
+	partialFile = "rows.csv.partial"
+	SummaryFile = "summary.csv"
+	// SpecFile is a copy of the spec, so that `ldpbench plot DIR` can
+	// re-draw the figures from the directory alone.
+	SpecFile = "spec.toml"
+)
+
+// Options control one run.
+type Options struct {
+	// OutDir receives the results; default out/<spec name>.
+	OutDir string
+	// Jobs is the number of workers; default runtime.GOMAXPROCS(0). The
+	// results do not depend on it.
+	Jobs int
+	// Quick runs at the spec's [quick] scale.
+	Quick bool
+	// Seed, when SeedSet, replaces the spec's master seed.
+	Seed    uint64
+	SeedSet bool
+	// Fresh discards results of an earlier run in OutDir (finished or not)
+	// instead of reusing or resuming them.
+	Fresh bool
+	// Progress, when not nil, receives a progress line with an ETA.
+	Progress io.Writer
+	// Log receives one-line notes (resuming, up to date, figure warnings).
+	Log io.Writer
+}
+
+// Result says what a run produced.
+type Result struct {
+	OutDir     string
+	Cells      int
+	Trials     int // trials run by this call (not resumed or reused ones)
+	Resumed    int // cells taken from an interrupted run
+	UpToDate   bool
+	Figures    []string
+	Summaries  []results.Summary
+	SpecCopied string
+}
+
+// cellState is the runner's book-keeping for one cell.
+type cellState struct {
+	once      sync.Once
+	run       CellRun
+	err       error
+	remaining atomic.Int64
+	trials    [][]Measurement
+}
+
+// Run executes a spec and writes rows.csv, summary.csv, spec.toml and the
+// figures into the output directory. It checks everything it can before it
+// writes anything; an interrupted run (ctx cancelled, or the process killed)
+// leaves rows.csv.partial, from which the same call resumes.
+func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
+	s := spec.Scaled(opt.Quick)
+	if opt.SeedSet {
+		s.Seed = opt.Seed
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	kind, err := LookupKind(s.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Jobs <= 0 {
+		opt.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if opt.OutDir == "" {
+		opt.OutDir = filepath.Join("out", s.Name)
+	}
+	logf := func(format string, args ...any) {
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, format+"\n", args...)
+		}
+	}
+
+	// Everything that can fail on bad input fails here, before any output.
+	cells := expand(s, kind)
+	data, err := loadDatasets(s)
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]*CellSpec, len(cells))
+	for i, c := range cells {
+		d := data[c.dataset]
+		if c.cell.N > len(d.Values) {
+			return nil, fmt.Errorf("%s: dataset %q has %d values, fewer than n = %d (key axes.n)", s.where(), d.Name, len(d.Values), c.cell.N)
+		}
+		specs[i] = &CellSpec{
+			Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
+			N: c.cell.N, Params: c.params, Metrics: s.Metrics,
+		}
+		if err := kind.Check(specs[i]); err != nil {
+			return nil, fmt.Errorf("%s: cell %s: %w", s.where(), c.cell.Key(), err)
+		}
+	}
+
+	header := metadataLine(s, opt.Quick)
+	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
+	rowsPath := filepath.Join(opt.OutDir, RowsFile)
+	partialPath := filepath.Join(opt.OutDir, partialFile)
+	if opt.Fresh {
+		for _, p := range []string{rowsPath, partialPath} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+		}
+	}
+	if line, err := firstLine(rowsPath); err == nil {
+		if line != header {
+			return nil, fmt.Errorf("%s holds results of another spec, seed or scale (%s); use --fresh to replace them or --out to write elsewhere", rowsPath, line)
+		}
+		logf("%s is up to date; re-summarising and re-drawing", rowsPath)
+		res.UpToDate = true
+	} else {
+		createdDir := false
+		if _, err := os.Stat(opt.OutDir); errors.Is(err, os.ErrNotExist) {
+			createdDir = true
+		}
+		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+			return nil, err
+		}
+		onDisk, err := runCells(ctx, s, kind, cells, specs, header, partialPath, opt, res, logf)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("interrupted: %d of %d cells finished and kept in %s; run the same command again to resume: %w", onDisk, len(cells), partialPath, err)
+			}
+			// Bad input found mid-run: leave nothing behind.
+			os.Remove(partialPath)
+			if createdDir {
+				os.Remove(opt.OutDir) // only succeeds if empty
+			}
+			return nil, err
+		}
+		if err := os.Rename(partialPath, rowsPath); err != nil {
+			return nil, err
+		}
+	}
+	if err := finish(s, opt, res, logf); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// loadDatasets builds every dataset once at the largest n of the spec; a
+// cell of size n uses the first n values, so the samples are nested across
+// n (common random numbers). Synthetic data is seeded from the master seed
+// and the dataset's key alone, so every spec with the same seed sees the
+// same data.
+func loadDatasets(s *Spec) ([]*datasets.Dataset, error) {
+	maxN := 0
+	for _, n := range s.Axes.N {
+		maxN = max(maxN, n)
+	}
+	out := make([]*datasets.Dataset, len(s.Datasets))
+	for i := range s.Datasets {
+		d := &s.Datasets[i]
+		ds, err := d.Build(maxN, datasetRand(s.Seed, d))
+		if err != nil {
+			return nil, fmt.Errorf("%s: datasets[%d] (%s): %w", s.where(), i, d.Name, err)
+		}
+		out[i] = ds
+	}
+	return out, nil
+}
+
+// metadataLine is the first line of rows.csv: what produced it. It must not
+// depend on -j or on the time, since the file is byte-identical across runs.
+func metadataLine(s *Spec, quick bool) string {
+	module := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		module = bi.Main.Path + "@" + bi.Main.Version
+	}
+	return fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s",
+		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version())
+}
+
+// runCells runs the cells not yet in the partial rows file and appends
+// them; it returns how many cells are on disk.
+func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs []*CellSpec,
+	header, partialPath string, opt Options, res *Result, logf func(string, ...any)) (onDisk int, err error) {
+	rowsPerCell := s.Trials * len(s.Metrics)
+	done, err := resumable(partialPath, header, cells, s.Trials, s.Metrics)
+	if err != nil {
+		return 0, err
+	}
+	onDisk = done
+	res.Resumed = done
+	if done > 0 {
+		logf("resuming %s: %d of %d cells already finished", partialPath, done, len(cells))
+	}
+	f, err := os.OpenFile(partialPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return onDisk, err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	if done == 0 {
+		if _, err := fmt.Fprintln(w, header); err != nil {
+			return onDisk, err
+		}
+		if err := results.WriteRowsHeader(w); err != nil {
+			return onDisk, err
+		}
+		if err := w.Flush(); err != nil {
+			return onDisk, err
+		}
+	}
+
+	states := make([]*cellState, len(cells))
+	for i := done; i < len(cells); i++ {
+		st := &cellState{trials: make([][]Measurement, s.Trials)}
+		st.remaining.Store(int64(s.Trials))
+		states[i] = st
+	}
+	total := (len(cells) - done) * s.Trials
+	var finished atomic.Int64
+	stopProgress := startProgress(opt.Progress, s.Name, total, &finished)
+	defer stopProgress()
+
+	g, gctx := errgroup.WithContext(ctx)
+	type task struct{ cell, trial int }
+	tasks := make(chan task)
+	completed := make(chan int, len(cells))
+
+	g.Go(func() error { // feeder, in plan order
+		defer close(tasks)
+		for ci := done; ci < len(cells); ci++ {
+			for t := 0; t < s.Trials; t++ {
+				select {
+				case tasks <- task{ci, t}:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+		}
+		return nil
+	})
+	for j := 0; j < opt.Jobs; j++ {
+		g.Go(func() error {
+			for tk := range tasks {
+				st := states[tk.cell]
+				st.once.Do(func() { st.run, st.err = kind.Prepare(specs[tk.cell]) })
+				if st.err != nil {
+					return fmt.Errorf("cell %s: %w", cells[tk.cell].cell.Key(), st.err)
+				}
+				key := cells[tk.cell].cell.Key()
+				ms, err := st.run.Trial(tk.trial, trialRand(s.Seed, s.Name, key, tk.trial), make([]Measurement, 0, len(s.Metrics)))
+				if err != nil {
+					return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
+				}
+				if err := checkMeasurements(ms, s.Metrics); err != nil {
+					return fmt.Errorf("cell %s trial %d: kind %s: %w", key, tk.trial, kind.Name(), err)
+				}
+				st.trials[tk.trial] = ms
+				finished.Add(1)
+				if st.remaining.Add(-1) == 0 {
+					completed <- tk.cell // buffered: never blocks
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error { // writer: whole cells, in plan order
+		ready := make(map[int]bool)
+		next := done
+		rows := make([]results.Row, 0, rowsPerCell)
+		for next < len(cells) {
+			select {
+			case ci := <-completed:
+				ready[ci] = true
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			for ready[next] {
+				delete(ready, next)
+				rows = cellRows(rows[:0], cells[next].cell, specs[next], states[next])
+				if err := results.WriteRows(w, rows, false); err != nil {
+					return err
+				}
+				if err := w.Flush(); err != nil {
+					return err
+				}
+				states[next] = nil // free the measurements
+				next++
+				onDisk = next
+			}
+		}
+		return nil
+	})
+	err = g.Wait()
+	res.Trials = int(finished.Load())
+	if err != nil {
+		return onDisk, err
+	}
+	return onDisk, f.Sync()
+}
+
+// checkMeasurements enforces the trial contract: one value per requested
+// metric, in order.
+func checkMeasurements(ms []Measurement, metrics []string) error {
+	if len(ms) != len(metrics) {
+		return fmt.Errorf("returned %d measurements for %d metrics", len(ms), len(metrics))
+	}
+	for i, m := range ms {
+		if m.Metric != metrics[i] {
+			return fmt.Errorf("measurement %d is %q, want %q", i, m.Metric, metrics[i])
+		}
+	}
+	return nil
+}
+
+func cellRows(rows []results.Row, c results.Cell, spec *CellSpec, st *cellState) []results.Row {
+	norm := spec.Dataset.Normalisation.String()
+	for t, ms := range st.trials {
+		for _, m := range ms {
+			theory := math.NaN()
+			if v, ok := st.run.Theory(m.Metric); ok {
+				theory = v
+			}
+			rows = append(rows, results.Row{
+				Experiment: c.Experiment, Dataset: c.Dataset, Method: c.Method, Eps: c.Eps,
+				N: c.N, Params: c.Params, Normalisation: norm, Trial: t,
+				Metric: m.Metric, Value: results.Float(m.Value), Theory: results.Float(theory),
+			})
+		}
+	}
+	return rows
+}
+
+// finish summarises rows.csv and draws the figures, all written atomically.
+func finish(s *Spec, opt Options, res *Result, logf func(string, ...any)) error {
+	rows, err := results.ReadRowsFile(filepath.Join(opt.OutDir, RowsFile))
+	if err != nil {
+		return err
+	}
+	res.Summaries = results.Summarise(rows)
+	if err := results.WriteFileAtomic(filepath.Join(opt.OutDir, SummaryFile), func(w *bufio.Writer) error {
+		return results.WriteSummaries(w, res.Summaries)
+	}); err != nil {
+		return err
+	}
+	if s.Path != "" {
+		raw, err := os.ReadFile(s.Path)
+		if err != nil {
+			return err
+		}
+		res.SpecCopied = filepath.Join(opt.OutDir, SpecFile)
+		if err := results.WriteFileAtomic(res.SpecCopied, func(w *bufio.Writer) error {
+			_, err := w.Write(raw)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	files, err := DrawFigures(s.Figures, res.Summaries, opt.OutDir, logf)
+	res.Figures = files
+	return err
+}
+
+// DrawFigures renders every figure of a spec from summaries into dir.
+func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, logf func(string, ...any)) ([]string, error) {
+	var all []string
+	for _, fig := range figs {
+		files, err := figures.Render(summaries, fig, dir, figures.WithWarnf(logf))
+		if err != nil {
+			return all, fmt.Errorf("figure %q: %w", fig.Name, err)
+		}
+		all = append(all, files...)
+	}
+	return all, nil
+}
+
+// startProgress prints a progress line with an ETA every half second until
+// the returned function is called.
+func startProgress(w io.Writer, name string, total int, finished *atomic.Int64) func() {
+	if w == nil || total == 0 {
+		return func() {}
+	}
+	start := time.Now()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		print := func() {
+			n := finished.Load()
+			elapsed := time.Since(start)
+			eta := "?"
+			if n > 0 {
+				eta = (time.Duration(float64(elapsed) * float64(int64(total)-n) / float64(n))).Round(time.Second).String()
+			}
+			fmt.Fprintf(w, "\r%s: %d/%d trials  elapsed %s  ETA %s   ", name, n, total, elapsed.Round(time.Second), eta)
+		}
+		for {
+			select {
+			case <-tick.C:
+				print()
+			case <-stop:
+				print()
+				fmt.Fprintln(w)
+				return
+			}
+		}
+	}()
+	return func() { close(stop); wg.Wait() }
+}

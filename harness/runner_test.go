@@ -1,0 +1,163 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets"
+)
+
+// smallSpec is a spec small enough for unit tests: 2 datasets x 2 methods x
+// 3 budgets, 7 trials.
+func smallSpec() *Spec {
+	return &Spec{
+		Name:    "unit",
+		Kind:    "mean",
+		Seed:    7,
+		Trials:  7,
+		Metrics: []string{"mse", "abs"},
+		Axes: Axes{
+			Method: []string{"duchi", "pm"},
+			Eps:    []float64{0.5, 1, 4},
+			N:      []int{2000},
+		},
+		Datasets: []datasets.Spec{
+			{Name: "beta", Source: "beta", A: 2, B: 5},
+			{Name: "unif", Source: "uniform", Lo: -1, Hi: 1},
+		},
+	}
+}
+
+func runTo(t *testing.T, s *Spec, dir string, jobs int) []byte {
+	t.Helper()
+	if _, err := Run(context.Background(), s, Options{OutDir: dir, Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RowsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRowsIdenticalAtAnyJobs(t *testing.T) {
+	s := smallSpec()
+	one := runTo(t, s, t.TempDir(), 1)
+	four := runTo(t, s, t.TempDir(), 4)
+	if !bytes.Equal(one, four) {
+		t.Fatalf("rows.csv differs between -j 1 and -j 4")
+	}
+	// 2 datasets x 2 methods x 3 eps = 12 cells, 7 trials, 2 metrics, plus
+	// the metadata line and the header.
+	if got, want := bytes.Count(one, []byte("\n")), 12*7*2+2; got != want {
+		t.Fatalf("rows.csv has %d lines, want %d", got, want)
+	}
+	// A different seed must change the values (a test that cannot fail is a
+	// defect: if seeding were ignored this would catch it).
+	s2 := smallSpec()
+	s2.Seed = 8
+	if other := runTo(t, s2, t.TempDir(), 2); bytes.Equal(one[bytes.IndexByte(one, '\n'):], other[bytes.IndexByte(other, '\n'):]) {
+		t.Fatal("seed 7 and seed 8 gave identical rows")
+	}
+}
+
+// A kill leaves a byte prefix of rows.csv.partial; resuming from any prefix
+// must give exactly the bytes of an uninterrupted run.
+func TestResumeFromAnyPrefix(t *testing.T) {
+	s := smallSpec()
+	full := runTo(t, s, t.TempDir(), 2)
+	header := bytes.IndexByte(full, '\n') + 1
+	cuts := []int{0, 10, header, header + 50, len(full) / 3, len(full)/2 + 17, len(full) - 1}
+	for _, cut := range cuts {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, partialFile), full[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := runTo(t, s, dir, 3); !bytes.Equal(got, full) {
+			t.Fatalf("resume from a %d-byte prefix gave different rows", cut)
+		}
+		if _, err := os.Stat(filepath.Join(dir, partialFile)); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("partial file left behind after a finished run")
+		}
+	}
+}
+
+// cancelKind wraps meanKind and cancels the run after a number of trials,
+// as SIGINT would.
+type cancelKind struct {
+	meanKind
+	after  int64
+	count  *atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (k cancelKind) Prepare(c *CellSpec) (CellRun, error) {
+	r, err := k.meanKind.Prepare(c)
+	return cancelRun{r, k}, err
+}
+
+type cancelRun struct {
+	CellRun
+	k cancelKind
+}
+
+func (r cancelRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+	if r.k.count.Add(1) == r.k.after {
+		r.k.cancel()
+	}
+	return r.CellRun.Trial(trial, rng, out)
+}
+
+func TestInterruptThenResume(t *testing.T) {
+	s := smallSpec()
+	full := runTo(t, s, t.TempDir(), 2)
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	saved := kinds
+	kinds = []Kind{cancelKind{after: 40, count: new(atomic.Int64), cancel: cancel}}
+	_, err := Run(ctx, s, Options{OutDir: dir, Jobs: 2})
+	kinds = saved
+	if err == nil || !strings.Contains(err.Error(), "resume") {
+		t.Fatalf("interrupted run: got error %v, want one that says how to resume", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, RowsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("an interrupted run wrote rows.csv")
+	}
+	res, err := Run(context.Background(), s, Options{OutDir: dir, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resumed == 0 || res.Trials >= 12*7 {
+		t.Errorf("resumed %d cells and ran %d trials; want some cells kept", res.Resumed, res.Trials)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, RowsFile))
+	if !bytes.Equal(got, full) {
+		t.Fatal("interrupted and resumed run differs from an uninterrupted one")
+	}
+}
+
+func TestRerunIsUpToDateAndOtherSpecIsRefused(t *testing.T) {
+	s := smallSpec()
+	dir := t.TempDir()
+	runTo(t, s, dir, 2)
+	res, err := Run(context.Background(), s, Options{OutDir: dir})
+	if err != nil || !res.UpToDate || res.Trials != 0 {
+		t.Fatalf("re-run: %+v, %v; want up to date with no trials", res, err)
+	}
+	s2 := smallSpec()
+	s2.Trials = 3
+	if _, err := Run(context.Background(), s2, Options{OutDir: dir}); err == nil || !strings.Contains(err.Error(), "--fresh") {
+		t.Fatalf("a different spec into the same directory: got %v, want a refusal naming --fresh", err)
+	}
+	if _, err := Run(context.Background(), s2, Options{OutDir: dir, Fresh: true}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,263 @@
+package harness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/figures"
+)
+
+// Spec is one experiment: what to sweep, over which data, which metrics and
+// which figures. Its TOML form is documented in README.md and runs/.
+type Spec struct {
+	Name        string          `toml:"name" json:"name"`
+	Title       string          `toml:"title" json:"-"`
+	Description string          `toml:"description" json:"-"`
+	Kind        string          `toml:"kind" json:"kind"`
+	Seed        uint64          `toml:"seed" json:"seed"`
+	Trials      int             `toml:"trials" json:"trials"`
+	Metrics     []string        `toml:"metrics" json:"metrics"`
+	Axes        Axes            `toml:"axes" json:"axes"`
+	Datasets    []datasets.Spec `toml:"datasets" json:"datasets"`
+	Quick       *Quick          `toml:"quick" json:"-"`
+	Figures     []figures.Spec  `toml:"figures" json:"-"`
+
+	// Path is the file the spec was read from ("" for a Go value).
+	Path string `toml:"-" json:"-"`
+}
+
+// Axes are the swept parameters. Every combination is a cell, for every
+// dataset.
+type Axes struct {
+	// Method lists mechanism (or estimator) names; "*" means every name the
+	// kind accepts.
+	Method []string  `toml:"method" json:"method"`
+	Eps    []float64 `toml:"eps" json:"eps"`
+	N      []int     `toml:"n" json:"n"`
+	// Params are further axes, given as text and interpreted by the kind.
+	Params map[string][]string `toml:"params" json:"params,omitempty"`
+}
+
+// Quick overrides the scale for CI and smoke runs (--quick).
+type Quick struct {
+	Trials int   `toml:"trials"`
+	N      []int `toml:"n"`
+}
+
+// LoadSpec reads and validates a TOML spec. Unknown keys are errors, so that
+// a misspelt key is never silently ignored.
+func LoadSpec(path string) (*Spec, error) {
+	var s Spec
+	md, err := toml.DecodeFile(path, &s)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return nil, fmt.Errorf("spec %s: %s", path, perr.ErrorWithPosition())
+		}
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = fmt.Sprintf("%q", k.String())
+		}
+		return nil, fmt.Errorf("spec %s: unknown key %s", path, strings.Join(keys, ", "))
+	}
+	s.Path = path
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// where names the spec in error messages.
+func (s *Spec) where() string {
+	if s.Path != "" {
+		return "spec " + s.Path
+	}
+	return fmt.Sprintf("spec %q", s.Name)
+}
+
+func (s *Spec) errorf(key, format string, args ...any) error {
+	return fmt.Errorf("%s: key %q: %s", s.where(), key, fmt.Sprintf(format, args...))
+}
+
+// Validate checks the spec and names the offending key.
+func (s *Spec) Validate() error {
+	if s.Name == "" {
+		return s.errorf("name", "is required")
+	}
+	if strings.ContainsAny(s.Name, `/\ `) {
+		return s.errorf("name", "%q must not contain '/', '\\' or spaces (it names the output directory)", s.Name)
+	}
+	kind, err := LookupKind(s.Kind)
+	if err != nil {
+		return s.errorf("kind", "%v", err)
+	}
+	if s.Trials < 1 {
+		return s.errorf("trials", "must be ≥ 1, got %d", s.Trials)
+	}
+	if len(s.Metrics) == 0 {
+		return s.errorf("metrics", "is required (valid for kind %s: %s)", s.Kind, strings.Join(kind.Metrics(), ", "))
+	}
+	for i, m := range s.Metrics {
+		if !contains(kind.Metrics(), m) {
+			return s.errorf(fmt.Sprintf("metrics[%d]", i), "unknown metric %q for kind %s (valid: %s)", m, s.Kind, strings.Join(kind.Metrics(), ", "))
+		}
+	}
+	if len(s.Axes.Method) == 0 {
+		return s.errorf("axes.method", "is required")
+	}
+	if len(s.Axes.Eps) == 0 {
+		return s.errorf("axes.eps", "is required")
+	}
+	for i, e := range s.Axes.Eps {
+		if math.IsNaN(e) || math.IsInf(e, 0) || e <= 0 {
+			return s.errorf(fmt.Sprintf("axes.eps[%d]", i), "must be finite and > 0, got %v", e)
+		}
+	}
+	if err := checkN(s, "axes.n", s.Axes.N); err != nil {
+		return err
+	}
+	for k, vs := range s.Axes.Params {
+		if len(vs) == 0 {
+			return s.errorf("axes.params."+k, "is empty")
+		}
+		if strings.ContainsAny(k, "=;") {
+			return s.errorf("axes.params."+k, "a parameter name must not contain '=' or ';'")
+		}
+	}
+	if len(s.Datasets) == 0 {
+		return s.errorf("datasets", "at least one dataset is required")
+	}
+	names := make(map[string]bool)
+	for i, d := range s.Datasets {
+		if err := d.Validate(); err != nil {
+			return fmt.Errorf("%s: datasets[%d]: %w", s.where(), i, err)
+		}
+		if names[d.Name] {
+			return s.errorf(fmt.Sprintf("datasets[%d].name", i), "duplicate dataset name %q", d.Name)
+		}
+		names[d.Name] = true
+	}
+	if s.Quick != nil {
+		if s.Quick.Trials < 0 {
+			return s.errorf("quick.trials", "must be ≥ 1, got %d", s.Quick.Trials)
+		}
+		if len(s.Quick.N) > 0 {
+			if err := checkN(s, "quick.n", s.Quick.N); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range s.Figures {
+		if err := s.Figures[i].Validate(); err != nil {
+			return fmt.Errorf("%s: figures[%d]: %w", s.where(), i, err)
+		}
+	}
+	return nil
+}
+
+func checkN(s *Spec, key string, ns []int) error {
+	if len(ns) == 0 {
+		return s.errorf(key, "is required")
+	}
+	for i, n := range ns {
+		if n < 1 {
+			return s.errorf(fmt.Sprintf("%s[%d]", key, i), "must be ≥ 1, got %d", n)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Scaled returns the spec at quick scale when quick is true: the [quick]
+// table replaces trials and n. Without a [quick] table the spec is unchanged.
+func (s *Spec) Scaled(quick bool) *Spec {
+	c := *s
+	if !quick || s.Quick == nil {
+		return &c
+	}
+	if s.Quick.Trials > 0 {
+		c.Trials = s.Quick.Trials
+	}
+	if len(s.Quick.N) > 0 {
+		c.Axes.N = s.Quick.N
+	}
+	return &c
+}
+
+// Hash identifies what the spec computes: the name, kind, seed, trials,
+// metrics, axes and datasets (not the title or the figures, which do not
+// change any row).
+func (s *Spec) Hash() string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // the spec holds only plain values
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// FindSpec resolves a spec argument: a path to a file, or the name of a spec
+// in runs/ (with or without .toml).
+func FindSpec(arg string) (string, error) {
+	if _, err := os.Stat(arg); err == nil {
+		return arg, nil
+	}
+	name := strings.TrimSuffix(filepath.Base(arg), ".toml") + ".toml"
+	for _, dir := range []string{"runs", filepath.Join(moduleRoot(), "runs")} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("spec %q: no such file, and no runs/%s (try `ldpbench list specs`)", arg, name)
+}
+
+// moduleRoot returns the nearest directory upwards holding go.mod, or ".".
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "."
+		}
+		dir = parent
+	}
+}
+
+// ListSpecs returns the spec files in runs/.
+func ListSpecs() ([]string, error) {
+	for _, dir := range []string{"runs", filepath.Join(moduleRoot(), "runs")} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+		if err == nil && len(files) > 0 {
+			return files, nil
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,79 @@
+package mechanisms
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Info describes one registered mechanism.
+type Info struct {
+	// Name is the registry name used in specs and on the command line.
+	Name string
+	// Summary is one line for `ldpbench list mechanisms -v`.
+	Summary string
+	// New builds the mechanism at budget eps.
+	New func(eps float64) (Mechanism, error)
+}
+
+// registry is the one list of mechanisms. A new mechanism is one file plus
+// one line here.
+var registry = []Info{
+	{"laplace", "Laplace noise of scale 2/ε on [-1, 1]", wrap(NewLaplace)},
+	{"duchi", "Duchi et al.'s binary mechanism (stochastic rounding, SR) on [-1, 1]", wrap(NewDuchi)},
+	{"pm", "Wang et al.'s piecewise mechanism (t = e^{ε/2}) on [-1, 1]", wrap(NewPM)},
+	{"sw", "Li et al.'s Square Wave on [0, 1], biased, with its de-biasing map", wrap(NewSquareWave)},
+}
+
+// wrap adapts a typed constructor to Info.New. It returns a nil Mechanism
+// with the error: returning the typed nil pointer directly would give a
+// non-nil interface holding a nil *T.
+func wrap[T Mechanism](newT func(eps float64) (T, error)) func(eps float64) (Mechanism, error) {
+	return func(eps float64) (Mechanism, error) {
+		m, err := newT(eps)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+}
+
+func init() {
+	seen := make(map[string]bool)
+	for _, info := range registry {
+		if seen[info.Name] {
+			panic("mechanisms: duplicate registry name " + info.Name)
+		}
+		seen[info.Name] = true
+	}
+}
+
+// Names returns the registered names in sorted order.
+func Names() []string {
+	names := make([]string, len(registry))
+	for i, info := range registry {
+		names[i] = info.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the registry entry of name.
+func Lookup(name string) (Info, bool) {
+	for _, info := range registry {
+		if info.Name == name {
+			return info, true
+		}
+	}
+	return Info{}, false
+}
+
+// New builds the mechanism registered as name at budget eps. An unknown name
+// gives an error that lists the valid ones.
+func New(name string, eps float64) (Mechanism, error) {
+	info, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown mechanism %q (valid: %s)", name, strings.Join(Names(), ", "))
+	}
+	return info.New(eps)
+}

@@ -1,0 +1,198 @@
+package mechanisms
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// SquareWave is Li et al.'s Square Wave mechanism (SIGMOD 2020) as used by
+// Du et al. (p4 spec §3.4). An input s in [0, 1] is reported on
+// [-b, 1+b] with density p on the window [s-b, s+b] and q elsewhere,
+//
+//	b = (εe^ε - e^ε + 1)/(2e^ε(e^ε - ε - 1)),
+//	p = e^ε/(2be^ε + 1),  q = 1/(2be^ε + 1).
+//
+// The window never leaves [-b, 1+b]. The report is biased, with
+// E[Y|s] = q/2 + qb + 2b(p-q)s; [SquareWave.Debias] inverts this affine map,
+// and [SquareWave.Variance] is the variance of the de-biased report on
+// [0, 1] (var_usw of L172). [Unbiased] maps it to [-1, 1], multiplying the
+// variance by 4 (E4.5). Density, CDF and BucketGivenBin describe the raw
+// report Y.
+//
+// b is computed without the cancellation of e^ε - ε - 1 (a power series for
+// ε < 1, and the form b·e^ε = (ε - 1 + e^{-ε})/(2(1 - (1+ε)e^{-ε}))
+// otherwise), so it is accurate to a few ulps for every ε. For ε above
+// about 36, b is below the float64 spacing near 1, and the reports of an
+// input s away from 0 round to s; the window's probability is still
+// counted exactly when a bucket contains it. p overflows above ε ≈ 709.
+type SquareWave struct {
+	eps   float64
+	b     float64
+	p, q  float64
+	pmq   float64 // p - q = q(e^ε - 1)
+	pWin  float64 // 2bp: probability of the window
+	slope float64 // k = 2b(p-q): E[Y|s] = alpha + k·s
+	alpha float64 // q/2 + qb
+	v0    float64 // var_sw(0) = var_sw(1), the raw variance at the ends
+}
+
+// NewSquareWave returns the Square Wave mechanism at budget eps.
+func NewSquareWave(eps float64) (*SquareWave, error) {
+	if err := checkEpsilon("sw", eps); err != nil {
+		return nil, err
+	}
+	be := swBE(eps) // b·e^ε
+	b := be * math.Exp(-eps)
+	q := 1 / (2*be + 1)
+	pWin := 2 * be * q
+	k := pWin * -math.Expm1(-eps) // 2b(p-q) = 2be·q·(1-e^{-ε})
+	alpha := q * (0.5 + b)
+	// E[Y²|s=0] = q(1 + 3b + 3b²)/3 + 2pb³/3, with 2pb = pWin.
+	ey2 := q*(1+3*b+3*b*b)/3 + pWin*b*b/3
+	return &SquareWave{
+		eps:   eps,
+		b:     b,
+		p:     q * math.Exp(eps),
+		q:     q,
+		pmq:   q * math.Expm1(eps),
+		pWin:  pWin,
+		slope: k,
+		alpha: alpha,
+		v0:    ey2 - alpha*alpha,
+	}, nil
+}
+
+// swBE returns b·e^ε = (εe^ε - e^ε + 1)/(2(e^ε - ε - 1)).
+func swBE(eps float64) float64 {
+	if eps < 1 {
+		// Numerator and denominator divided by ε²:
+		// εe^ε - e^ε + 1 = Σ_{k≥0} (k+1)ε^{k+2}/(k+2)!,
+		// e^ε - ε - 1   = Σ_{k≥0} ε^{k+2}/(k+2)!.
+		// For ε < 1 the 30th term is below 1e-33 of the first.
+		term := 0.5
+		num, den := 0.0, 0.0
+		for k := 0; k < 30; k++ {
+			num += float64(k+1) * term
+			den += term
+			term *= eps / float64(k+3)
+		}
+		return num / (2 * den)
+	}
+	em := math.Exp(-eps)
+	return (eps - 1 + em) / (2 * (1 - (1+eps)*em))
+}
+
+// Name returns "sw".
+func (m *SquareWave) Name() string { return "sw" }
+
+// Epsilon returns the privacy budget.
+func (m *SquareWave) Epsilon() float64 { return m.eps }
+
+// Domain returns [0, 1].
+func (m *SquareWave) Domain() (lo, hi float64) { return 0, 1 }
+
+// B returns the half-width b of the window.
+func (m *SquareWave) B() float64 { return m.b }
+
+// Perturb returns one raw (biased) report of s from one uniform, as the
+// authors' sampler (p4 spec §3.4): the uniform is spread over the output
+// range by the inverse CDF.
+func (m *SquareWave) Perturb(s float64, rng *rand.Rand) float64 {
+	u := rng.Float64()
+	qs := m.q * s
+	switch {
+	case u <= qs:
+		return u/m.q - m.b
+	case u <= qs+m.pWin:
+		return (u-qs)/m.p + s - m.b
+	default:
+		return (u-qs-m.pWin)/m.q + s + m.b
+	}
+}
+
+// PerturbBatch writes a raw report of xs[i] to dst[i]; dst may be xs.
+func (m *SquareWave) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
+	if err := checkInputs("sw", xs, 0, 1); err != nil {
+		return err
+	}
+	dst = dst[:len(xs)]
+	for i, x := range xs {
+		dst[i] = m.Perturb(x, rng)
+	}
+	return nil
+}
+
+// Debias maps a raw report to the unbiased estimate
+// (y - q/2 - qb)/(2b(p-q)) of s (L166–168).
+func (m *SquareWave) Debias(y float64) float64 { return (y - m.alpha) / m.slope }
+
+// Mean returns E[Y|s] = q/2 + qb + 2b(p-q)s of the raw report.
+func (m *SquareWave) Mean(s float64) float64 { return m.alpha + m.slope*s }
+
+// RawVariance returns var_sw(s) of L97, the variance of the raw report.
+//
+// var_sw is quadratic in s with leading coefficient k(1-k), k = 2b(p-q), and
+// symmetric about s = 1/2, so var_sw(s) = var_sw(0) - k(1-k)s(1-s); this
+// form avoids the cancellation of E[Y²] - E[Y]² near s = 1.
+func (m *SquareWave) RawVariance(s float64) float64 {
+	k := m.slope
+	return m.v0 - k*(1-k)*s*(1-s)
+}
+
+// Variance returns var_usw(s) = var_sw(s)/(2b(p-q))², the variance of the
+// de-biased report on [0, 1] (L172).
+func (m *SquareWave) Variance(s float64) float64 {
+	return m.RawVariance(s) / (m.slope * m.slope)
+}
+
+// WorstCaseVariance returns var_usw at s = 0 (equal to s = 1): var_sw is
+// convex in s (0 < k < 1, so k(1-k) > 0), its vertex s = 1/2 is the
+// minimum, and the maximum over [0, 1] is at the ends, which tie by
+// symmetry.
+func (m *SquareWave) WorstCaseVariance() float64 {
+	return m.v0 / (m.slope * m.slope)
+}
+
+// OutputRange returns [-b, 1+b].
+func (m *SquareWave) OutputRange() (lo, hi float64) { return -m.b, 1 + m.b }
+
+// Density returns the density of the raw report: p on [s-b, s+b], q
+// elsewhere on [-b, 1+b], 0 outside.
+func (m *SquareWave) Density(y, s float64) float64 {
+	if y < -m.b || y > 1+m.b {
+		return 0
+	}
+	if math.Abs(y-s) <= m.b {
+		return m.p
+	}
+	return m.q
+}
+
+// CDF returns Pr[Y ≤ y | s] of the raw report.
+func (m *SquareWave) CDF(y, s float64) float64 {
+	if y <= -m.b {
+		return 0
+	}
+	if y >= 1+m.b {
+		return 1
+	}
+	return m.q*(y+m.b) + m.pmq*windowOverlap(-m.b, y, s, m.b)
+}
+
+// prob returns Pr[ylo < Y ≤ yhi | s] as q·|bucket ∩ range| +
+// (p-q)·|bucket ∩ window|.
+func (m *SquareWave) prob(ylo, yhi, s float64) float64 {
+	return m.q*overlap(ylo, yhi, -m.b, 1+m.b) + m.pmq*windowOverlap(ylo, yhi, s, m.b)
+}
+
+// BucketGivenBin returns Pr[ylo < Y ≤ yhi] for s uniform on [slo, shi]
+// (Li et al.'s transform), exactly: the bucket probability is piecewise
+// linear in s with kinks where s ± b crosses ylo or yhi.
+func (m *SquareWave) BucketGivenBin(ylo, yhi, slo, shi float64) float64 {
+	if !(ylo < yhi) {
+		return 0
+	}
+	f := func(s float64) float64 { return m.prob(ylo, yhi, s) }
+	kinks := [4]float64{ylo - m.b, yhi - m.b, ylo + m.b, yhi + m.b}
+	return avgPiecewiseLinear(f, slo, shi, kinks)
+}

@@ -1,0 +1,149 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/gocarina/gocsv"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ldpbench/ldpbench/metrics"
+)
+
+// Summary describes one metric of one cell over its trials.
+type Summary struct {
+	Experiment    string `csv:"experiment"`
+	Dataset       string `csv:"dataset"`
+	Method        string `csv:"method"`
+	Eps           Float  `csv:"eps"`
+	N             int    `csv:"n"`
+	Params        string `csv:"params"`
+	Normalisation string `csv:"normalisation"`
+	Metric        string `csv:"metric"`
+	Count         int    `csv:"count"`
+	Mean          Float  `csv:"mean"`
+	SD            Float  `csv:"sd"`
+	SE            Float  `csv:"se"`
+	// CILo and CIHi bound the 95% confidence interval of the mean (Student's
+	// t with Count-1 degrees of freedom); NaN when Count < 2.
+	CILo   Float `csv:"ci95_lo"`
+	CIHi   Float `csv:"ci95_hi"`
+	Theory Float `csv:"theory"`
+}
+
+// Cell returns the summary's cell.
+func (s *Summary) Cell() Cell {
+	return Cell{s.Experiment, s.Dataset, s.Method, s.Eps, s.N, s.Params}
+}
+
+// Summarise groups rows by cell and metric, in order of first appearance, and
+// adds the derived metrics of metrics.Derived (rmse from mse, ...: mean, CI
+// bounds and theory are square roots; sd and se by the delta method).
+func Summarise(rows []Row) []Summary {
+	type key struct {
+		cell   Cell
+		metric string
+	}
+	index := make(map[key]int)
+	var out []Summary
+	var values [][]float64
+	for i := range rows {
+		r := &rows[i]
+		k := key{r.Cell(), r.Metric}
+		j, ok := index[k]
+		if !ok {
+			j = len(out)
+			index[k] = j
+			out = append(out, Summary{
+				Experiment: r.Experiment, Dataset: r.Dataset, Method: r.Method,
+				Eps: r.Eps, N: r.N, Params: r.Params, Normalisation: r.Normalisation,
+				Metric: r.Metric, Theory: r.Theory,
+			})
+			values = append(values, nil)
+		}
+		values[j] = append(values[j], float64(r.Value))
+	}
+	var all []Summary
+	for j := range out {
+		s := out[j]
+		describe(&s, values[j])
+		all = append(all, s)
+		// Derived metrics (metrics.Derived) come from the summary of another
+		// metric rather than from per-trial values: the RMSE is the square
+		// root of the mean squared error, not a mean of per-trial roots.
+		for _, d := range metrics.Derived {
+			if s.Metric == d.From {
+				all = append(all, sqrtSummary(s, d.Name))
+			}
+		}
+	}
+	return all
+}
+
+func describe(s *Summary, xs []float64) {
+	n := len(xs)
+	s.Count = n
+	var mean float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(n)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	s.Mean = Float(mean)
+	s.SD, s.SE, s.CILo, s.CIHi = Float(math.NaN()), Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
+	if n < 2 {
+		return
+	}
+	sd := math.Sqrt(ss / float64(n-1))
+	se := sd / math.Sqrt(float64(n))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	s.SD, s.SE = Float(sd), Float(se)
+	s.CILo, s.CIHi = Float(mean-t*se), Float(mean+t*se)
+}
+
+func sqrtSummary(s Summary, name string) Summary {
+	r := s
+	r.Metric = name
+	root := math.Sqrt(float64(s.Mean))
+	r.Mean = Float(root)
+	// d sqrt(m) = dm / (2 sqrt(m))
+	r.SD = Float(float64(s.SD) / (2 * root))
+	r.SE = Float(float64(s.SE) / (2 * root))
+	r.CILo = Float(math.Sqrt(math.Max(0, float64(s.CILo))))
+	r.CIHi = Float(math.Sqrt(float64(s.CIHi)))
+	r.Theory = Float(math.Sqrt(float64(s.Theory)))
+	return r
+}
+
+// WriteSummaries writes summaries as CSV with a header.
+func WriteSummaries(w io.Writer, summaries []Summary) error {
+	return gocsv.Marshal(summaries, w)
+}
+
+// ReadSummaries reads a summary file, skipping '#' lines.
+func ReadSummaries(r io.Reader) ([]Summary, error) {
+	var s []Summary
+	if err := gocsv.UnmarshalCSV(commentReader(r), &s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ReadSummaryFile reads a summary file; errors name the file.
+func ReadSummaryFile(path string) ([]Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := ReadSummaries(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
