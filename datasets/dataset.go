@@ -13,7 +13,7 @@ type Dataset struct {
 	Normalisation Normalisation
 	// Source says where the raw values came from, for example
 	// "synthetic beta(a=3,b=2) n=1000000 seed=7" or
-	// "file ../shared/data/magic04.data column 0 sep=\",\" rows=19020".
+	// "file ../shared/data/magic04.data column 0 sep=\",\" rows 1-19020".
 	Source string
 	// Substitute marks a stand-in that is not the paper's own data.
 	Substitute bool

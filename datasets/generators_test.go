@@ -469,3 +469,28 @@ func TestMinMaxSynthetic(t *testing.T) {
 		t.Errorf("Normalisation = %v, want minmax with 0 < lo < hi < 1", nm)
 	}
 }
+
+func benchmarkGenerator(b *testing.B, gen func(n int, rng *rand.Rand) ([]float64, error)) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 100_000
+	b.SetBytes(8 * n)
+	for b.Loop() {
+		if _, err := gen(n, rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBeta(b *testing.B) {
+	benchmarkGenerator(b, func(n int, rng *rand.Rand) ([]float64, error) { return Beta(n, 2, 5, rng) })
+}
+
+func BenchmarkBetaSin(b *testing.B) {
+	benchmarkGenerator(b, func(n int, rng *rand.Rand) ([]float64, error) {
+		return BetaSin(n, BetaSinA, BetaSinB, BetaSinAmplitude, BetaSinFrequency, rng)
+	})
+}
+
+func BenchmarkTruncNormal(b *testing.B) {
+	benchmarkGenerator(b, func(n int, rng *rand.Rand) ([]float64, error) { return TruncNormal(n, 1, 0.25, -1, 1, rng) })
+}

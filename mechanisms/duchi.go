@@ -26,6 +26,12 @@ type Duchi struct {
 	out  [2]float64 // {-C, C}
 }
 
+var _ interface {
+	Mechanism
+	Variancer
+	Discrete
+} = (*Duchi)(nil)
+
 // NewDuchi returns Duchi et al.'s mechanism at budget eps.
 func NewDuchi(eps float64) (*Duchi, error) {
 	if err := checkEpsilon("duchi", eps); err != nil {
@@ -61,10 +67,7 @@ func (m *Duchi) pMinus(x float64) float64 { return ((1-x)*m.sig + (1+x)*m.sigc) 
 
 // Perturb returns +C or -C, drawing one uniform.
 func (m *Duchi) Perturb(x float64, rng *rand.Rand) float64 {
-	if rng.Float64() < m.pPlus(x) {
-		return m.c
-	}
-	return -m.c
+	return choose(rng.Float64() < m.pPlus(x), m.c, -m.c)
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.

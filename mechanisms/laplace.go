@@ -13,6 +13,12 @@ type Laplace struct {
 	scale float64 // b = 2/ε
 }
 
+var _ interface {
+	Mechanism
+	Variancer
+	Continuous
+} = (*Laplace)(nil)
+
 // NewLaplace returns the Laplace mechanism at budget eps.
 func NewLaplace(eps float64) (*Laplace, error) {
 	if err := checkEpsilon("laplace", eps); err != nil {
@@ -40,12 +46,11 @@ func (m *Laplace) Perturb(x float64, rng *rand.Rand) float64 {
 	// (w = 1-2u instead of 2u), so that the excluded end u = 1 carries both
 	// infinite tails and every report is finite. w is in (0, 1] exactly:
 	// u is a multiple of 2^-53, so 1-2u and 2-2u are computed without
-	// rounding.
+	// rounding. The halves are selected without a branch (choose).
 	u := rng.Float64()
-	if u < 0.5 {
-		return x + m.scale*math.Log(1-2*u)
-	}
-	return x - m.scale*math.Log(2-2*u)
+	upper := u >= 0.5
+	l := m.scale * math.Log(choose(upper, 2-2*u, 1-2*u)) // ≤ 0
+	return x + choose(upper, -l, l)
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.

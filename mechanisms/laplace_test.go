@@ -99,8 +99,8 @@ func TestLaplaceBrokenCaught(t *testing.T) {
 	xs := mechtest.Grid(-1, 1, 50)
 	ys := mechtest.Grid(-20.05, 20.05, 401)
 	for _, c := range []struct {
-		factor      float64
-		ldp, tight  bool
+		factor     float64
+		ldp, tight bool
 	}{
 		{1.5, false, false}, // too little noise: not ε-LDP
 		{0.5, true, false},  // too much noise: private, but not tight

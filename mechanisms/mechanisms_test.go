@@ -121,12 +121,12 @@ func TestFit(t *testing.T) {
 	}
 }
 
-// fitEdges returns k equal buckets over the output range, or over [-8b, 8b]
-// around [-1, 1] plus two tails for an unbounded range.
+// fitEdges returns k equal buckets over the output range, or for Laplace
+// noise over [-1-3b, 1+3b] plus two tails (expected counts ≥ 5 at n = 2e5).
 func fitEdges(m mechanisms.Continuous, k int) []float64 {
 	lo, hi := m.OutputRange()
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		w := 1 + 8*m.(*mechanisms.Laplace).Scale()
+		w := 1 + 3*m.(*mechanisms.Laplace).Scale()
 		e := mechtest.Grid(-w, w, k)
 		return slices.Concat([]float64{math.Inf(-1)}, e, []float64{math.Inf(1)})
 	}
@@ -373,7 +373,13 @@ func TestContinuousExact(t *testing.T) {
 			}
 			yEdges := fitEdges(c, 13)
 			xEdges := mechtest.Grid(lo, hi, 5)
-			if err := mechtest.BucketsSumToOne(c, yEdges, xEdges, 1e-12); err != nil {
+			// At ε = 16 the densities reach e^16·q ≈ 6e5 (SW) and the
+			// rounding of a window edge near 1 moves ~1e-11 of probability.
+			tol := 1e-12
+			if eps > 4 {
+				tol = 1e-9
+			}
+			if err := mechtest.BucketsSumToOne(c, yEdges, xEdges, tol); err != nil {
 				t.Error(err)
 			}
 			// The numerical integral cannot see windows narrower than about
@@ -384,7 +390,7 @@ func TestContinuousExact(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			if err := mechtest.CDFConsistent(c, mechtest.Grid(lo, hi, 7), g, 1e-12); err != nil {
+			if err := mechtest.CDFConsistent(c, mechtest.Grid(lo, hi, 7), g, tol); err != nil {
 				t.Error(err)
 			}
 		}
@@ -409,5 +415,47 @@ func TestDiscreteExact(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// countingSource counts the 64-bit draws of a generator; rng.Float64 is one
+// draw.
+type countingSource struct {
+	src rand.Source
+	n   int
+}
+
+func (c *countingSource) Uint64() uint64 { c.n++; return c.src.Uint64() }
+
+// drawsPerReport measures the mean number of 64-bit draws one Perturb
+// consumes over m's input grid.
+func drawsPerReport(m mechanisms.Mechanism) float64 {
+	src := &countingSource{src: rand.NewPCG(9, 9)}
+	rng := rand.New(src)
+	lo, hi := m.Domain()
+	xs := mechtest.Grid(lo, hi, 255)
+	const reps = 4
+	for range reps {
+		for _, x := range xs {
+			m.Perturb(x, rng)
+		}
+	}
+	return float64(src.n) / float64(reps*len(xs))
+}
+
+// TestUniformsPerReport: the samplers draw the number of uniforms the specs
+// give (one by inversion for Laplace, Duchi and SW; two for the piecewise
+// family, p3 §2.6), every time.
+func TestUniformsPerReport(t *testing.T) {
+	want := map[string]float64{"laplace": 1, "duchi": 1, "pm": 2, "sw": 1}
+	for _, name := range mechanisms.Names() {
+		got := drawsPerReport(mustNew(t, name, 1))
+		if w, ok := want[name]; ok && got != w {
+			t.Errorf("%s: %v uniforms per report, want %v", name, got, w)
+		}
+	}
+	m, _ := mechanisms.NewPiecewise("pm-sub", 1, math.Exp(1.0/3))
+	if got := drawsPerReport(m); got != 2 {
+		t.Errorf("pm-sub: %v uniforms per report, want 2", got)
 	}
 }

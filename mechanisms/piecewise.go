@@ -39,6 +39,12 @@ type Piecewise struct {
 	invExpm1 float64 // 1/(e-1)
 }
 
+var _ interface {
+	Mechanism
+	Variancer
+	Continuous
+} = (*Piecewise)(nil)
+
 // NewPiecewise returns the member of the piecewise family with width
 // parameter t at budget eps, registered as name. eps and t must be finite
 // and > 0.
@@ -109,16 +115,14 @@ func (m *Piecewise) Perturb(x float64, rng *rand.Rand) float64 {
 	u := rng.Float64()
 	v := rng.Float64()
 	xt := x * m.t
-	if u < m.pIn {
-		return m.r*(xt-1) + 2*m.r*v
-	}
+	inner := m.r*(xt-1) + 2*m.r*v // L + (R-L)v
 	// w is uniform on [0, 2): a point of the outer part, whose total length
-	// 2rt is measured in units of rt.
+	// 2rt is measured in units of rt; [0, 1+x) is the left side.
 	w := 2 * v
-	if w < 1+x {
-		return -m.a + m.rt*w
-	}
-	return m.r*(xt+1) + m.rt*(w-(1+x))
+	left := -m.a + m.rt*w
+	right := m.r*(xt+1) + m.rt*(w-(1+x))
+	// All candidates are computed and selected without branches (choose).
+	return choose(u < m.pIn, inner, choose(w < 1+x, left, right))
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.

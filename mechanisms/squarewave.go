@@ -36,6 +36,13 @@ type SquareWave struct {
 	v0    float64 // var_sw(0) = var_sw(1), the raw variance at the ends
 }
 
+var _ interface {
+	Mechanism
+	Variancer
+	Continuous
+	Debiaser
+} = (*SquareWave)(nil)
+
 // NewSquareWave returns the Square Wave mechanism at budget eps.
 func NewSquareWave(eps float64) (*SquareWave, error) {
 	if err := checkEpsilon("sw", eps); err != nil {
@@ -100,14 +107,11 @@ func (m *SquareWave) B() float64 { return m.b }
 func (m *SquareWave) Perturb(s float64, rng *rand.Rand) float64 {
 	u := rng.Float64()
 	qs := m.q * s
-	switch {
-	case u <= qs:
-		return u/m.q - m.b
-	case u <= qs+m.pWin:
-		return (u-qs)/m.p + s - m.b
-	default:
-		return (u-qs-m.pWin)/m.q + s + m.b
-	}
+	below := u/m.q - m.b                 // u ≤ qs: [-b, s-b]
+	window := (u-qs)/m.p + s - m.b       // u ≤ qs + 2bp: [s-b, s+b]
+	above := (u-qs-m.pWin)/m.q + s + m.b // otherwise: [s+b, 1+b]
+	// All three are computed and selected without branches (choose).
+	return choose(u <= qs, below, choose(u <= qs+m.pWin, window, above))
 }
 
 // PerturbBatch writes a raw report of xs[i] to dst[i]; dst may be xs.

@@ -98,7 +98,7 @@ func TestSquareWaveFormulas(t *testing.T) {
 			// Moments of the density, numerically.
 			lo, hi := m.OutputRange()
 			mom := func(j int) float64 {
-				return mechtest.Integrate(func(y float64) float64 { return math.Pow(y, float64(j)) * m.Density(y, s) }, lo, hi, 64, 1e-15)
+				return integrateSplit(func(y float64) float64 { return math.Pow(y, float64(j)) * m.Density(y, s) }, lo, s-b, s+b, hi)
 			}
 			if m0, m1, m2 := mom(0), mom(1), mom(2); math.Abs(m0-1) > 1e-11 || math.Abs(m1-mean) > 1e-11 || math.Abs(m2-m1*m1-vsw) > 1e-10 {
 				t.Errorf("ε=%v s=%v: numerical moments %v, %v, %v", eps, s, m0, m1, m2-m1*m1)
@@ -172,6 +172,34 @@ func TestSquareWaveBrokenCaught(t *testing.T) {
 		// its ends.
 		if err := mechtest.Unbiased(m, 0.5, nMC, rng, mechtest.DefaultAlpha); err != nil {
 			t.Errorf("ε=%v: %v", eps, err)
+		}
+	}
+}
+
+// unscaledSW is SW as an estimate on [-1, 1] with the variance of L172
+// used as printed, without the ×4 of the [0, 1] → [-1, 1] map (E4.5).
+type unscaledSW struct {
+	mechanisms.Estimate
+	sw *mechanisms.SquareWave
+}
+
+func (m unscaledSW) Variance(x float64) float64 { return m.sw.Variance((x + 1) / 2) }
+
+// TestSquareWaveE45: the estimate of mechanisms.Unbiased passes the
+// variance check on [-1, 1] (TestMoments), the printed-scale variance
+// fails it.
+func TestSquareWaveE45(t *testing.T) {
+	rng := newRNG(71)
+	for _, eps := range epsGrid {
+		sw, _ := mechanisms.NewSquareWave(eps)
+		u, _ := mechanisms.Unbiased(sw)
+		for _, x := range []float64{-1, 0, 1} {
+			if got, want := u.Variance(x), 4*sw.Variance((x+1)/2); !relClose(got, want, 1e-15) {
+				t.Errorf("ε=%v x=%v: Unbiased(sw).Variance %v, want %v", eps, x, got, want)
+			}
+			if err := mechtest.Variance(unscaledSW{u, sw}, x, nMC, rng, mechtest.DefaultAlpha); err == nil {
+				t.Errorf("ε=%v x=%v: the variance check accepted the unscaled variance", eps, x)
+			}
 		}
 	}
 }

@@ -68,14 +68,14 @@ func Unbiased(m mechanisms.Mechanism, x float64, n int, rng *rand.Rand, alpha fl
 	if err != nil {
 		return err
 	}
-	mean := 0.0
+	var sum kahan
 	for _, y := range ys {
-		mean += y
+		sum.add(y)
 	}
-	mean /= float64(n)
+	mean := sum.value() / float64(n)
 	se := math.Sqrt(sigma2 / float64(n))
 	tol := Z(alpha) * se
-	// A floor for rounding in the sum, far below any statistical tolerance.
+	// A floor for rounding, far below any statistical tolerance.
 	tol += 1e-12 * (math.Abs(x) + math.Sqrt(sigma2))
 	if d := mean - x; !(math.Abs(d) <= tol) {
 		return fmt.Errorf("%s (ε = %v): mean of %d reports of x = %v is %v, off by %.3g = %.2f standard errors (tolerance %.3g, alpha %g)",
@@ -109,14 +109,14 @@ func Variance(m mechanisms.Mechanism, x float64, n int, rng *rand.Rand, alpha fl
 	if err != nil {
 		return err
 	}
-	var m2, m4 float64
+	var s2, s4 kahan
 	for _, y := range ys {
 		d2 := (y - x) * (y - x)
-		m2 += d2
-		m4 += d2 * d2
+		s2.add(d2)
+		s4.add(d2 * d2)
 	}
-	m2 /= float64(n)
-	m4 /= float64(n)
+	m2 := s2.value() / float64(n)
+	m4 := s4.value() / float64(n)
 	v4 := max(m4-sigma2*sigma2, 0)
 	se := math.Sqrt(v4 / float64(n))
 	tol := Z(alpha)*se + 1e-12*sigma2
@@ -126,3 +126,21 @@ func Variance(m mechanisms.Mechanism, x float64, n int, rng *rand.Rand, alpha fl
 	}
 	return nil
 }
+
+// kahan is Neumaier's compensated sum: the error of a sum of n terms stays
+// at a few ulps instead of growing with n, so that a check whose statistic
+// has no randomness (Duchi's squared deviations at x = 0) is not failed by
+// rounding.
+type kahan struct{ s, c float64 }
+
+func (k *kahan) add(v float64) {
+	t := k.s + v
+	if math.Abs(k.s) >= math.Abs(v) {
+		k.c += (k.s - t) + v
+	} else {
+		k.c += (v - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *kahan) value() float64 { return k.s + k.c }
