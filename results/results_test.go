@@ -1,0 +1,146 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFloatRoundTrip(t *testing.T) {
+	for _, v := range []float64{0, -0.5, 1.0 / 3, 1e-300, 123456789.125, math.MaxFloat64, math.Inf(1)} {
+		s, _ := Float(v).MarshalCSV()
+		var back Float
+		if err := back.UnmarshalCSV(s); err != nil || float64(back) != v {
+			t.Errorf("%v -> %q -> %v, %v", v, s, back, err)
+		}
+	}
+	if s, _ := Float(math.NaN()).MarshalCSV(); s != "" {
+		t.Errorf("NaN written as %q, want an empty cell", s)
+	}
+	var f Float
+	if err := f.UnmarshalCSV(""); err != nil || f.Known() {
+		t.Errorf("empty cell read as %v, %v; want NaN", f, err)
+	}
+	if err := f.UnmarshalCSV("abc"); err == nil {
+		t.Error("abc parsed as a float")
+	}
+}
+
+func TestParams(t *testing.T) {
+	p := map[string]string{"k": "2", "dim": "16"}
+	s := FormatParams(p)
+	if s != "dim=16;k=2" {
+		t.Fatalf("FormatParams = %q, want sorted keys", s)
+	}
+	back := ParseParams(s)
+	if len(back) != 2 || back["dim"] != "16" || back["k"] != "2" {
+		t.Fatalf("ParseParams(%q) = %v", s, back)
+	}
+	c := Cell{Dataset: "d", Method: "pm", Eps: 0.5, N: 10, Params: s}
+	for field, want := range map[string]string{"dataset": "d", "method": "pm", "eps": "0.5", "n": "10", "dim": "16"} {
+		if got, ok := c.Field(field); !ok || got != want {
+			t.Errorf("Field(%q) = %q, %v; want %q", field, got, ok, want)
+		}
+	}
+	if _, ok := c.Field("nope"); ok {
+		t.Error("Field(nope) found")
+	}
+}
+
+// Summary statistics of 1, 2, 3: mean 2, sd 1, se 1/√3, and the 95% CI
+// 2 ± t(0.975, 2)/√3 with t(0.975, 2) = 0.95·√(2/(4·0.975·0.025)) =
+// 4.302652729911275 (closed form for 2 degrees of freedom). gonum's numerical
+// quantile agrees to about 2e-11, hence the 1e-9 relative tolerance.
+func TestSummarise(t *testing.T) {
+	var rows []Row
+	for i, v := range []float64{1, 2, 3} {
+		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "mse", Value: Float(v), Theory: 2.5})
+		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "abs", Value: Float(v * 10), Theory: Float(math.NaN())})
+	}
+	s := Summarise(rows)
+	if len(s) != 3 || s[0].Metric != "mse" || s[1].Metric != "rmse" || s[2].Metric != "abs" {
+		t.Fatalf("got metrics %v %v %v; want mse, rmse, abs in order", s[0].Metric, s[1].Metric, s[2].Metric)
+	}
+	half := 4.302652729911275 / math.Sqrt(3)
+	close := func(name string, got Float, want float64) {
+		if math.Abs(float64(got)-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	mse := s[0]
+	if mse.Count != 3 {
+		t.Errorf("count %d", mse.Count)
+	}
+	close("mean", mse.Mean, 2)
+	close("sd", mse.SD, 1)
+	close("se", mse.SE, 1/math.Sqrt(3))
+	close("ci lo", mse.CILo, 2-half)
+	close("ci hi", mse.CIHi, 2+half)
+	close("theory", mse.Theory, 2.5)
+	rmse := s[1]
+	close("rmse", rmse.Mean, math.Sqrt2)
+	close("rmse theory", rmse.Theory, math.Sqrt(2.5))
+	close("rmse ci lo", rmse.CILo, 0) // 2 - half < 0 is cut at 0 before the root
+	close("rmse ci hi", rmse.CIHi, math.Sqrt(2+half))
+	if s[2].Theory.Known() {
+		t.Error("unknown theory became known")
+	}
+	one := Summarise(rows[:1])
+	if one[0].Count != 1 || one[0].CILo.Known() || one[0].SD.Known() {
+		t.Errorf("a single trial has no spread: %+v", one[0])
+	}
+}
+
+func TestRowsRoundTrip(t *testing.T) {
+	rows := []Row{
+		{Experiment: "e", Dataset: "beta(3,2)", Method: "pm", Eps: 0.5, N: 100, Params: "k=1", Normalisation: "fixed[lo=0,hi=1]", Trial: 0, Metric: "mse", Value: 1.0 / 3, Theory: Float(math.NaN())},
+		{Experiment: "e", Dataset: "beta(3,2)", Method: "pm", Eps: 0.5, N: 100, Params: "k=1", Normalisation: "fixed[lo=0,hi=1]", Trial: 1, Metric: "mse", Value: 2e-9, Theory: 0.25},
+	}
+	var buf bytes.Buffer
+	buf.WriteString("# metadata line\n")
+	if err := WriteRowsHeader(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRows(&buf, rows, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.SplitN(buf.String(), "\n", 3)[1], "experiment,dataset,method,eps,n,params") {
+		t.Fatalf("header: %q", buf.String())
+	}
+	back, err := ReadRows(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 2 || back[0].Dataset != "beta(3,2)" || back[0].Value != rows[0].Value || back[0].Theory.Known() || back[1].Theory != 0.25 {
+		t.Fatalf("round trip: %+v", back)
+	}
+}
+
+func TestWriteFileAtomicLeavesNothingOnError(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.csv")
+	boom := errors.New("boom")
+	if err := WriteFileAtomic(p, func(w *bufio.Writer) error {
+		w.WriteString("partial")
+		return boom
+	}); !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+	if err := WriteFileAtomic(p, func(w *bufio.Writer) error {
+		_, err := w.WriteString("whole")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "whole" {
+		t.Fatalf("content %q", b)
+	}
+}
