@@ -23,20 +23,22 @@ func (meanKind) Metrics() []string    { return []string{"mse", "abs"} }
 func (meanKind) AllMethods() []string { return mechanisms.Names() }
 
 func (meanKind) Check(c *CellSpec) error {
-	m, err := mechanisms.New(c.Method, c.Eps)
-	if err != nil {
-		return err
-	}
-	_, err = mechanisms.Unbiased(m)
+	_, err := unbiasedMechanism(c)
 	return err
 }
 
-func (meanKind) Prepare(c *CellSpec) (CellRun, error) {
+// unbiasedMechanism builds the cell's mechanism as an unbiased estimate on
+// [-1, 1] with its closed-form variance.
+func unbiasedMechanism(c *CellSpec) (mechanisms.Estimate, error) {
 	m, err := mechanisms.New(c.Method, c.Eps)
 	if err != nil {
 		return nil, err
 	}
-	est, err := mechanisms.Unbiased(m)
+	return mechanisms.Unbiased(m)
+}
+
+func (meanKind) Prepare(c *CellSpec) (CellRun, error) {
+	est, err := unbiasedMechanism(c)
 	if err != nil {
 		return nil, err
 	}

@@ -26,11 +26,7 @@ func (k theoryKind) Check(c *CellSpec) error {
 }
 
 func (theoryKind) Prepare(c *CellSpec) (CellRun, error) {
-	m, err := mechanisms.New(c.Method, c.Eps)
-	if err != nil {
-		return nil, err
-	}
-	est, err := mechanisms.Unbiased(m)
+	est, err := unbiasedMechanism(c)
 	if err != nil {
 		return nil, err
 	}

@@ -123,28 +123,34 @@ func commentReader(r io.Reader) gocsv.CSVReader {
 	return cr
 }
 
-// ReadRows reads a rows file written by WriteRows, skipping '#' lines.
-func ReadRows(r io.Reader) ([]Row, error) {
-	var rows []Row
-	if err := gocsv.UnmarshalCSV(commentReader(r), &rows); err != nil {
+// readCSV reads records of type T, skipping '#' metadata lines.
+func readCSV[T any](r io.Reader) ([]T, error) {
+	var out []T
+	if err := gocsv.UnmarshalCSV(commentReader(r), &out); err != nil {
 		return nil, err
 	}
-	return rows, nil
+	return out, nil
 }
 
-// ReadRowsFile reads a rows file; errors name the file.
-func ReadRowsFile(path string) ([]Row, error) {
+// readCSVFile reads records of type T from a file; errors name the file.
+func readCSVFile[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rows, err := ReadRows(bufio.NewReader(f))
+	out, err := readCSV[T](bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return rows, nil
+	return out, nil
 }
+
+// ReadRows reads a rows file written by WriteRows, skipping '#' lines.
+func ReadRows(r io.Reader) ([]Row, error) { return readCSV[Row](r) }
+
+// ReadRowsFile reads a rows file; errors name the file.
+func ReadRowsFile(path string) ([]Row, error) { return readCSVFile[Row](path) }
 
 // RowsHeader returns the CSV header line of a rows file.
 func RowsHeader() string {

@@ -1,10 +1,8 @@
 package results
 
 import (
-	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/gocarina/gocsv"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -126,24 +124,7 @@ func WriteSummaries(w io.Writer, summaries []Summary) error {
 }
 
 // ReadSummaries reads a summary file, skipping '#' lines.
-func ReadSummaries(r io.Reader) ([]Summary, error) {
-	var s []Summary
-	if err := gocsv.UnmarshalCSV(commentReader(r), &s); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+func ReadSummaries(r io.Reader) ([]Summary, error) { return readCSV[Summary](r) }
 
 // ReadSummaryFile reads a summary file; errors name the file.
-func ReadSummaryFile(path string) ([]Summary, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	s, err := ReadSummaries(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
-}
+func ReadSummaryFile(path string) ([]Summary, error) { return readCSVFile[Summary](path) }
