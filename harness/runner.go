@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,10 +105,17 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 	}
 
 	// Everything that can fail on bad input fails here, before any output.
-	cells := expand(s, kind)
-	data, err := loadDatasets(s)
+	data, skipped, err := loadDatasets(s)
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range skipped {
+		logf("dataset %q skipped: its file is not in data/ or ../shared/data (run `make data`)", name)
+	}
+	cells := expand(s, kind)
+	cells = slices.DeleteFunc(cells, func(c planCell) bool { return data[c.dataset] == nil })
+	if len(cells) == 0 {
+		return nil, fmt.Errorf("%s: nothing to run: every dataset was skipped", s.where())
 	}
 	specs := make([]*CellSpec, len(cells))
 	for i, c := range cells {
@@ -123,7 +132,7 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		}
 	}
 
-	header := metadataLine(s, opt.Quick)
+	header := metadataLine(s, opt.Quick, skipped)
 	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
 	rowsPath := filepath.Join(opt.OutDir, RowsFile)
 	partialPath := filepath.Join(opt.OutDir, partialFile)
@@ -174,8 +183,9 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 // cell of size n uses the first n values, so the samples are nested across
 // n (common random numbers). Synthetic data is seeded from the master seed
 // and the dataset's key alone, so every spec with the same seed sees the
-// same data.
-func loadDatasets(s *Spec) ([]*datasets.Dataset, error) {
+// same data. A dataset whose file is not found is skipped (nil, and its name
+// in skipped); any other failure is an error.
+func loadDatasets(s *Spec) (data []*datasets.Dataset, skipped []string, err error) {
 	maxN := 0
 	for _, n := range s.Axes.N {
 		maxN = max(maxN, n)
@@ -184,23 +194,33 @@ func loadDatasets(s *Spec) ([]*datasets.Dataset, error) {
 	for i := range s.Datasets {
 		d := &s.Datasets[i]
 		ds, err := d.Build(maxN, datasetRand(s.Seed, d))
+		if errors.Is(err, datasets.ErrNotFound) {
+			skipped = append(skipped, d.Name)
+			continue
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: datasets[%d] (%s): %w", s.where(), i, d.Name, err)
+			return nil, nil, fmt.Errorf("%s: datasets[%d] (%s): %w", s.where(), i, d.Name, err)
 		}
 		out[i] = ds
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // metadataLine is the first line of rows.csv: what produced it. It must not
 // depend on -j or on the time, since the file is byte-identical across runs.
-func metadataLine(s *Spec, quick bool) string {
+// Skipped datasets are part of it, so that a run made before a data file
+// was fetched is not taken as up to date afterwards.
+func metadataLine(s *Spec, quick bool, skipped []string) string {
 	module := "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		module = bi.Main.Path + "@" + bi.Main.Version
 	}
-	return fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s",
+	line := fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s",
 		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version())
+	if len(skipped) > 0 {
+		line += " skipped=" + strings.Join(skipped, ",")
+	}
+	return line
 }
 
 // runCells runs the cells not yet in the partial rows file and appends

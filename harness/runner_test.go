@@ -161,3 +161,21 @@ func TestRerunIsUpToDateAndOtherSpecIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A dataset whose file is absent is skipped with a message; the rest runs.
+func TestMissingDataFileIsSkipped(t *testing.T) {
+	s := smallSpec()
+	s.Datasets = append(s.Datasets, datasets.Spec{Name: "absent", Source: "file", Path: "no-such-file.csv", Normalise: "minmax"})
+	var log bytes.Buffer
+	res, err := Run(context.Background(), s, Options{OutDir: t.TempDir(), Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cells != 12 || !strings.Contains(log.String(), `"absent" skipped`) {
+		t.Fatalf("%d cells, log %q; want 12 cells and a skip message", res.Cells, log.String())
+	}
+	s.Datasets = s.Datasets[2:]
+	if _, err := Run(context.Background(), s, Options{OutDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "every dataset was skipped") {
+		t.Fatalf("all datasets absent: %v", err)
+	}
+}
