@@ -53,6 +53,15 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // amplitude 0). gaussian is N(mu, sigma) truncated to [lo, hi] by rejection
 // (see TruncNormal).
 //
+// dims (default 1) makes a synthetic dataset multi-dimensional: n rows of
+// dims attributes, each drawn independently from the source's law (paper
+// 003's 16-dimensional Gaussians are source "gaussian" with dims = 16), stored
+// row-major in Dataset.Values with Dataset.Dims set. File sources take
+// dims = 1 only. With normalise = "minmax" and dims > 1 one map, from the
+// min and max over all attributes, is applied to every attribute (the
+// attributes of a synthetic source share one law, and Dataset carries one
+// Normalisation).
+//
 // normalise is "fixed" (default for synthetic sources: the raw domain above,
 // so Beta becomes 2u − 1; for files it needs lo < hi and honours clip),
 // "minmax" (default for files: the loaded data's own min and max; for
@@ -78,7 +87,13 @@ type Spec struct {
 	Normalise   string  `toml:"normalise"`
 	Clip        bool    `toml:"clip"`
 	Substitute  bool    `toml:"substitute"`
+	// Dims is omitted from JSON when 0, so that the hash of a harness spec
+	// without the key is the one it had before the key existed.
+	Dims int `toml:"dims" json:"Dims,omitempty"`
 }
+
+// MaxDims is the largest dims a Spec accepts.
+const MaxDims = 1 << 16
 
 // resolved returns s with the documented defaults filled in.
 func (s Spec) resolved() Spec {
@@ -104,6 +119,9 @@ func (s Spec) resolved() Spec {
 		if s.Sep == "" || s.Sep == " " {
 			s.Sep = SepWhitespace
 		}
+	}
+	if s.Dims == 0 {
+		s.Dims = 1
 	}
 	if s.Normalise == "" {
 		if s.Source == SourceFile {
@@ -152,6 +170,11 @@ func (s Spec) Validate() error {
 	default:
 		bad("source", "unknown source %q; want one of %s", s.Source, strings.Join(sources, ", "))
 		return errors.Join(errs...)
+	}
+	if r.Dims < 1 || r.Dims > MaxDims {
+		bad("dims", "must be an integer in [1, %d], got %d", MaxDims, s.Dims)
+	} else if r.Dims > 1 && r.Source == SourceFile {
+		bad("dims", "source %q has one attribute per spec; dims > 1 needs a synthetic source, got %d", SourceFile, r.Dims)
 	}
 	switch r.Normalise {
 	case RuleFixed, RuleMinMax, RuleNone:
@@ -272,9 +295,12 @@ func (s Spec) generator() string {
 //	file(path=magic04.data,column=0,sep=",") normalise=minmax
 //	file(path=power.txt,column=4,sep=";") normalise=fixed(lo=180,hi=260,clip)
 //
-// Name, description and substitute do not enter (they label, they do not
-// change the data), nor does n, nor a file's directory. Equal specs have equal
-// keys, and so do specs that differ only by spelling a default out.
+// A multi-dimensional spec ends with " dims=<d>" (nothing is added for
+// dims = 1, so one-dimensional keys, and the data seeded from them, are
+// those of specs without the key). Name, description and substitute do not
+// enter (they label, they do not change the data), nor does n, nor a file's
+// directory. Equal specs have equal keys, and so do specs that differ only
+// by spelling a default out.
 func (s Spec) Key() string {
 	r := s.resolved()
 	k := r.generator() + " normalise=" + r.Normalise
@@ -285,13 +311,16 @@ func (s Spec) Key() string {
 		}
 		k += ")"
 	}
+	if r.Dims > 1 {
+		k += " dims=" + strconv.Itoa(r.Dims)
+	}
 	return k
 }
 
 // Build validates the spec and builds the dataset.
 //
-// Synthetic sources draw n > 0 values from rng (which must not be nil); the
-// same spec, n and rng state give the same values. A file source ignores rng
+// Synthetic sources draw n > 0 rows of dims values each from rng (which
+// must not be nil); the same spec, n and rng state give the same values. A file source ignores rng
 // (it may be nil) and locates Path with Find; n ≤ 0 or n ≥ the file's data
 // rows loads every row, 0 < n < rows loads the first n data rows in file order
 // (no sampling), and a "minmax" normalisation then uses the min and max of
@@ -334,16 +363,24 @@ func (s Spec) build(n int, rng *rand.Rand) (*Dataset, error) {
 		err    error
 		lo, hi = 0.0, 1.0 // raw domain, for the fixed map
 	)
+	// n rows of dims attributes, row-major, all iid: n·dims draws.
+	values := n
+	if n > 0 {
+		if n > math.MaxInt/s.Dims {
+			return nil, fmt.Errorf("n = %d rows of %d attributes is too many values", n, s.Dims)
+		}
+		values = n * s.Dims
+	}
 	switch s.Source {
 	case SourceBeta:
-		raw, err = Beta(n, s.A, s.B, rng)
+		raw, err = Beta(values, s.A, s.B, rng)
 	case SourceBetaSin:
-		raw, err = BetaSin(n, s.A, s.B, s.Amplitude, s.Frequency, rng)
+		raw, err = BetaSin(values, s.A, s.B, s.Amplitude, s.Frequency, rng)
 	case SourceGaussian:
-		raw, err = TruncNormal(n, s.Mu, s.Sigma, s.Lo, s.Hi, rng)
+		raw, err = TruncNormal(values, s.Mu, s.Sigma, s.Lo, s.Hi, rng)
 		lo, hi = s.Lo, s.Hi
 	case SourceUniform:
-		raw, err = Uniform(n, s.Lo, s.Hi, rng)
+		raw, err = Uniform(values, s.Lo, s.Hi, rng)
 		lo, hi = s.Lo, s.Hi
 	}
 	if err != nil {
@@ -364,11 +401,16 @@ func (s Spec) build(n int, rng *rand.Rand) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	source := "synthetic " + s.generator() + " n=" + strconv.Itoa(n)
+	if s.Dims > 1 {
+		source += " dims=" + strconv.Itoa(s.Dims)
+	}
 	return &Dataset{
 		Name:          s.Name,
 		Values:        raw,
+		Dims:          s.Dims,
 		Normalisation: nm,
-		Source:        "synthetic " + s.generator() + " n=" + strconv.Itoa(n),
+		Source:        source,
 		Substitute:    s.Substitute,
 	}, nil
 }
@@ -407,6 +449,7 @@ func (s Spec) buildFile(n int) (*Dataset, error) {
 	return &Dataset{
 		Name:          s.Name,
 		Values:        raw,
+		Dims:          1,
 		Normalisation: nm,
 		Source:        fmt.Sprintf("file %s column %d sep=%q rows 1-%d", path, s.Column, s.Sep, len(raw)),
 		Substitute:    s.Substitute,

@@ -10,28 +10,57 @@ import (
 // enough to amortise the call, small enough to stay in L1/L2 cache.
 const ChunkSize = 4096
 
+// sumBlock is how many consecutive reports MeanOfReports adds up on their
+// own before adding their sum to the total. It is fixed, whatever the
+// length of buf, so that the order of the additions, and so the estimate,
+// does not depend on buf.
+const sumBlock = ChunkSize
+
 // MeanOfReports simulates n = len(xs) users each sending one report of its
 // value through m, and returns the collector's estimate of the mean: the
 // average of the reports. m must be unbiased on the values' domain (see
 // mechanisms.Unbiased). buf is scratch of any length ≥ 1 (ChunkSize is a
-// good choice); nothing is allocated.
+// good choice); nothing is allocated. n = 0 gives NaN.
+//
+// The estimate does not depend on the length of buf, only on m, xs and the
+// state of rng, when m's PerturbBatch equals the same sequence of Perturb
+// calls, as that of every registered mechanism does (and that of
+// mechanisms.Unbiased): the reports then do not depend on how xs is cut
+// into batches, and their sum is formed in a fixed order.
+//
+// A value outside m's domain gives its *mechanisms.InputError. It is found
+// when its batch is reached, so the reports of the values before it have
+// been drawn from rng by then.
 func MeanOfReports(m mechanisms.Mechanism, xs []float64, rng *rand.Rand, buf []float64) (float64, error) {
-	var sum float64
-	for start := 0; start < len(xs); start += len(buf) {
-		chunk := xs[start:min(start+len(buf), len(xs))]
-		out := buf[:len(chunk)]
-		if err := m.PerturbBatch(out, chunk, rng); err != nil {
+	n := len(xs)
+	if len(buf) == 0 && n > 0 {
+		panic("estimators: MeanOfReports: empty buf")
+	}
+	// Each block of sumBlock reports is summed on its own first, and the
+	// block sums then added up: this keeps the rounding error at n = 10⁷
+	// far below the statistical error. Batches are cut at block ends.
+	var sum, s float64 // the total of the completed blocks; the current block's sum
+	inBlock := 0       // reports in the current block
+	for len(xs) > 0 {
+		k := min(len(buf), len(xs), sumBlock-inBlock)
+		out := buf[:k]
+		if err := m.PerturbBatch(out, xs[:k], rng); err != nil {
 			return 0, err
 		}
-		// Sum each chunk on its own first: pairwise-ish summation keeps the
-		// rounding error at n = 10⁷ far below the statistical error.
-		var s float64
 		for _, y := range out {
 			s += y
 		}
+		inBlock += k
+		if inBlock == sumBlock {
+			sum += s
+			s, inBlock = 0, 0
+		}
+		xs = xs[k:]
+	}
+	if inBlock > 0 {
 		sum += s
 	}
-	return sum / float64(len(xs)), nil
+	return sum / float64(n), nil
 }
 
 // ExpectedMeanMSE returns the exact expected squared error of the average of

@@ -58,6 +58,7 @@ type CellRun interface {
 // kinds is the registry of experiment kinds.
 var kinds = []Kind{
 	meanKind{},
+	meanMDKind{},
 	theoryKind{},
 }
 

@@ -23,6 +23,9 @@ func (meanKind) Metrics() []string    { return []string{"mse", "abs"} }
 func (meanKind) AllMethods() []string { return mechanisms.Names() }
 
 func (meanKind) Check(c *CellSpec) error {
+	if d := c.Dataset.Dim(); d > 1 {
+		return fmt.Errorf("dataset %s has %d attributes per row; the mean kind takes one (use kind mean-md)", c.Dataset.Name, d)
+	}
 	_, err := unbiasedMechanism(c)
 	return err
 }

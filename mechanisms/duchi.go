@@ -60,14 +60,25 @@ func (m *Duchi) Domain() (lo, hi float64) { return -1, 1 }
 func (m *Duchi) C() float64 { return m.c }
 
 // pPlus is P[Y = +C | x] = 1/2 + x(e^ε-1)/(2(e^ε+1)).
-func (m *Duchi) pPlus(x float64) float64 { return ((1+x)*m.sig + (1-x)*m.sigc) / 2 }
+func (m *Duchi) pPlus(x float64) float64 { return duchiPPlus(x, m.sig, m.sigc) }
 
 // pMinus is P[Y = -C | x].
 func (m *Duchi) pMinus(x float64) float64 { return ((1-x)*m.sig + (1+x)*m.sigc) / 2 }
 
+// duchiPPlus is P[Y = +C | x] from σ and 1-σ.
+func duchiPPlus(x, sig, sigc float64) float64 { return ((1+x)*sig + (1-x)*sigc) / 2 }
+
 // Perturb returns +C or -C, drawing one uniform.
 func (m *Duchi) Perturb(x float64, rng *rand.Rand) float64 {
-	return choose(rng.Float64() < m.pPlus(x), m.c, -m.c)
+	return m.report(x, rng.Float64())
+}
+
+// report is the report of x for the uniform u: +C if u < P[+C | x], -C
+// otherwise. Perturb and PerturbBatch both use it, so a batch equals the
+// same sequence of Perturb calls; PerturbBatch's loop relies on its being
+// inlined.
+func (m *Duchi) report(x, u float64) float64 {
+	return choose(u < duchiPPlus(x, m.sig, m.sigc), m.c, -m.c)
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.
@@ -75,9 +86,16 @@ func (m *Duchi) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 	if err := checkInputs("duchi", xs, -1, 1); err != nil {
 		return err
 	}
-	dst = dst[:len(xs)]
-	for i, x := range xs {
-		dst[i] = m.Perturb(x, rng)
+	dst = batchDst(dst, len(xs))
+	var us [batchBlock]float64
+	for len(xs) > 0 {
+		n := min(len(xs), batchBlock)
+		u, x, d := us[:n], xs[:n], dst[:n]
+		drawUniforms(u, rng)
+		for i := range d {
+			d[i] = m.report(x[i], u[i])
+		}
+		xs, dst = xs[n:], dst[n:]
 	}
 	return nil
 }

@@ -37,7 +37,14 @@ type Piecewise struct {
 	c, d     float64 // inner and outer densities
 	cMinusD  float64 // c - d = d(e-1)
 	invExpm1 float64 // 1/(e-1)
+	// cases are the operands of the sampler's three cases (see report),
+	// indexed by 2·[u < pIn] + [w < 1+x].
+	cases [4]pwCase
 }
+
+// pwCase holds the operands of one case of [Piecewise.report]: the report
+// is (r·(xt + e) + h) + q·(w - (1+x)·g).
+type pwCase struct{ r, e, h, q, g float64 }
 
 var _ interface {
 	Mechanism
@@ -60,7 +67,7 @@ func NewPiecewise(name string, eps, t float64) (*Piecewise, error) {
 	r := (1 + te) / (t * oneMinus)
 	pIn := 1 / (1 + te)
 	d := math.Exp(-eps) / (2 * r * (1 + te)) // (1-pIn)/(2rt)
-	return &Piecewise{
+	m := &Piecewise{
 		name:     name,
 		eps:      eps,
 		t:        t,
@@ -72,7 +79,15 @@ func NewPiecewise(name string, eps, t float64) (*Piecewise, error) {
 		d:        d,
 		cMinusD:  d * math.Expm1(eps),
 		invExpm1: 1 / math.Expm1(eps),
-	}, nil
+	}
+	negZero := math.Copysign(0, -1)
+	inner := pwCase{r: m.r, e: -1, h: negZero, q: m.r, g: 0}
+	m.cases = [4]pwCase{
+		{r: m.r, e: 1, h: negZero, q: m.rt, g: 1}, // outer, right side
+		{r: 0, e: 0, h: -m.a, q: m.rt, g: 0},      // outer, left side
+		inner, inner,
+	}
+	return m, nil
 }
 
 // NewPM returns Wang et al.'s piecewise mechanism PM (p3 spec §2.3, p4 spec
@@ -114,15 +129,37 @@ func (m *Piecewise) Window(x float64) (l, r float64) {
 func (m *Piecewise) Perturb(x float64, rng *rand.Rand) float64 {
 	u := rng.Float64()
 	v := rng.Float64()
-	xt := x * m.t
-	inner := m.r*(xt-1) + 2*m.r*v // L + (R-L)v
-	// w is uniform on [0, 2): a point of the outer part, whose total length
-	// 2rt is measured in units of rt; [0, 1+x) is the left side.
+	return m.report(x, u, v)
+}
+
+// report is the report of x for the uniforms u, which chooses the window,
+// and v, which places the report. Perturb and PerturbBatch both use it, so
+// a batch equals the same sequence of Perturb calls.
+//
+// With xt = x·t and w = 2v, uniform on [0, 2) (a point of the outer part,
+// whose total length 2rt is measured in units of rt; [0, 1+x) is the left
+// side), the three cases are
+//
+//	u < pIn:       r(xt-1) + r·w            L + (R-L)v, in the window;
+//	w < 1+x:       -A + rt·w                on the left side;
+//	otherwise:     r(xt+1) + rt(w-(1+x))    on the right side.
+//
+// The case is found without a branch and its operands are looked up
+// (cases) rather than all three computed and selected. Every case is
+// written as (r'·(xt + e) + h) + q·(w - (1+x)·g), which is bit for bit the
+// expression above: r' = r and e = ∓1 in the window and on the right side,
+// multiplying by g = 1 is exact, and adding h = -0 leaves any value
+// unchanged; on the left side r' = 0 and g = 0 give 0·(xt + 0) + (-A) = -A
+// and w - (1+x)·0 = w, exactly, as xt is finite and 1+x ≥ 0. (r·w is the
+// correctly rounded 2rv, as is the (2r)·v of the algorithm, since 2r and
+// 2v are exact.)
+//
+// Keep it within the compiler's inlining budget (go build -gcflags=-m
+// says "can inline (*Piecewise).report"): PerturbBatch's loop relies on it.
+func (m *Piecewise) report(x, u, v float64) float64 {
 	w := 2 * v
-	left := -m.a + m.rt*w
-	right := m.r*(xt+1) + m.rt*(w-(1+x))
-	// All candidates are computed and selected without branches (choose).
-	return choose(u < m.pIn, inner, choose(w < 1+x, left, right))
+	c := &m.cases[2*b2i(u < m.pIn)+b2i(w < 1+x)]
+	return (c.r*(x*m.t+c.e) + c.h) + c.q*(w-(1+x)*c.g)
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.
@@ -130,9 +167,16 @@ func (m *Piecewise) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 	if err := checkInputs(m.name, xs, -1, 1); err != nil {
 		return err
 	}
-	dst = dst[:len(xs)]
-	for i, x := range xs {
-		dst[i] = m.Perturb(x, rng)
+	dst = batchDst(dst, len(xs))
+	var uv [2 * batchBlock]float64 // u then v, report by report
+	for len(xs) > 0 {
+		n := min(len(xs), batchBlock)
+		w, x, d := uv[:2*n], xs[:n], dst[:n]
+		drawUniforms(w, rng)
+		for i := range d {
+			d[i] = m.report(x[i], w[2*i], w[2*i+1])
+		}
+		xs, dst = xs[n:], dst[n:]
 	}
 	return nil
 }

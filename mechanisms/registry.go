@@ -23,6 +23,11 @@ var registry = []Info{
 	{"duchi", "Duchi et al.'s binary mechanism (stochastic rounding, SR) on [-1, 1]", wrap(NewDuchi)},
 	{"pm", "Wang et al.'s piecewise mechanism (t = e^{ε/2}) on [-1, 1]", wrap(NewPM)},
 	{"sw", "Li et al.'s Square Wave on [0, 1], biased, with its de-biasing map", wrap(NewSquareWave)},
+	{"pm-sub", "Zhao et al.'s PM-SUB: the piecewise family with t = e^{ε/3}", wrap(NewPMSub)},
+	{"pm-opt", "Zhao et al.'s PM-OPT: the piecewise family with the worst-case-optimal t (root of eq. (58))", wrap(NewPMOpt)},
+	{"three-outputs", "Zhao et al.'s Three-Outputs: {-C, 0, C} with the optimal P[0|0] (corrected eqs. (2), (4), (5))", wrap(NewThreeOutputs)},
+	{"hm", "Wang et al.'s hybrid: PM with probability 1-e^{-ε/2} (ε > 0.61), else Duchi; atoms ±C", wrap(NewHM)},
+	{"hm-tp", "Zhao et al.'s HM-TP: PM-SUB with probability β (corrected eq. (150)), else Three-Outputs", wrap(NewHMTP)},
 }
 
 // wrap adapts a typed constructor to Info.New. It returns a nil Mechanism

@@ -34,7 +34,15 @@ type SquareWave struct {
 	slope float64 // k = 2b(p-q): E[Y|s] = alpha + k·s
 	alpha float64 // q/2 + qb
 	v0    float64 // var_sw(0) = var_sw(1), the raw variance at the ends
+	// pieces are the operands of the sampler's three inverse-CDF pieces
+	// (see report), indexed by the number of the pieces' upper ends
+	// u ≤ qs, u ≤ qs + 2bp that the uniform is below.
+	pieces [3]swPiece
 }
+
+// swPiece holds the operands of one piece of the inverse CDF of
+// [SquareWave.report]: the report is ((u - qs·f) - a)/den + s·f + off.
+type swPiece struct{ f, a, den, off float64 }
 
 var _ interface {
 	Mechanism
@@ -56,7 +64,7 @@ func NewSquareWave(eps float64) (*SquareWave, error) {
 	alpha := q * (0.5 + b)
 	// E[Y²|s=0] = q(1 + 3b + 3b²)/3 + 2pb³/3, with 2pb = pWin.
 	ey2 := q*(1+3*b+3*b*b)/3 + pWin*b*b/3
-	return &SquareWave{
+	m := &SquareWave{
 		eps:   eps,
 		b:     b,
 		p:     q * math.Exp(eps),
@@ -66,7 +74,13 @@ func NewSquareWave(eps float64) (*SquareWave, error) {
 		slope: k,
 		alpha: alpha,
 		v0:    ey2 - alpha*alpha,
-	}, nil
+	}
+	m.pieces = [3]swPiece{
+		{f: 1, a: m.pWin, den: m.q, off: m.b}, // above the window
+		{f: 1, a: 0, den: m.p, off: -m.b},     // the window
+		{f: 0, a: 0, den: m.q, off: -m.b},     // below the window
+	}
+	return m, nil
 }
 
 // swBE returns b·e^ε = (εe^ε - e^ε + 1)/(2(e^ε - ε - 1)).
@@ -105,13 +119,33 @@ func (m *SquareWave) B() float64 { return m.b }
 // authors' sampler (p4 spec §3.4): the uniform is spread over the output
 // range by the inverse CDF.
 func (m *SquareWave) Perturb(s float64, rng *rand.Rand) float64 {
-	u := rng.Float64()
+	return m.report(s, rng.Float64())
+}
+
+// report is the report of s for the uniform u, by the inverse CDF, whose
+// three pieces are
+//
+//	u ≤ qs:          u/q - b                  on [-b, s-b],
+//	u ≤ qs + 2bp:    (u-qs)/p + s - b         on [s-b, s+b],
+//	otherwise:       (u-qs-2bp)/q + s + b     on [s+b, 1+b],
+//
+// evaluated left to right as written. Perturb and PerturbBatch both use
+// it, so a batch equals the same sequence of Perturb calls.
+//
+// The piece is found without a branch, as the number of upper ends u is
+// below (u ≤ qs implies u ≤ qs + 2bp, as 2bp ≥ 0), and its operands are
+// looked up rather than all three pieces computed: one division instead of
+// three, no conditional moves. Every piece is written as
+// ((u - qs·f) - a)/den + s·f + off, which is bit for bit the expression
+// above: f = 1 multiplies exactly; the first piece has f = 0 and a = 0,
+// and u - (±0) - 0 = u and t + (±0) = t for t = u/q, which is not -0.
+//
+// Keep it within the compiler's inlining budget (go build -gcflags=-m
+// says "can inline (*SquareWave).report"): PerturbBatch's loop relies on it.
+func (m *SquareWave) report(s, u float64) float64 {
 	qs := m.q * s
-	below := u/m.q - m.b                 // u ≤ qs: [-b, s-b]
-	window := (u-qs)/m.p + s - m.b       // u ≤ qs + 2bp: [s-b, s+b]
-	above := (u-qs-m.pWin)/m.q + s + m.b // otherwise: [s+b, 1+b]
-	// All three are computed and selected without branches (choose).
-	return choose(u <= qs, below, choose(u <= qs+m.pWin, window, above))
+	c := &m.pieces[b2i(u <= qs)+b2i(u <= qs+m.pWin)]
+	return ((u-qs*c.f)-c.a)/c.den + s*c.f + c.off
 }
 
 // PerturbBatch writes a raw report of xs[i] to dst[i]; dst may be xs.
@@ -119,9 +153,16 @@ func (m *SquareWave) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 	if err := checkInputs("sw", xs, 0, 1); err != nil {
 		return err
 	}
-	dst = dst[:len(xs)]
-	for i, x := range xs {
-		dst[i] = m.Perturb(x, rng)
+	dst = batchDst(dst, len(xs))
+	var us [batchBlock]float64
+	for len(xs) > 0 {
+		n := min(len(xs), batchBlock)
+		u, x, d := us[:n], xs[:n], dst[:n]
+		drawUniforms(u, rng)
+		for i := range d {
+			d[i] = m.report(x[i], u[i])
+		}
+		xs, dst = xs[n:], dst[n:]
 	}
 	return nil
 }

@@ -83,7 +83,7 @@ seed = 3
 trials = 30
 metrics = ["mse", "abs"]
 [axes]
-method = ["*"]
+method = ["duchi", "laplace", "pm", "sw"]
 eps = [0.5, 1, 2, 4, 8]
 n = [200000]
 [[datasets]]

@@ -1,0 +1,178 @@
+package mechanisms
+
+// Exact checks of the batch samplers' rewrites: each must give, bit for
+// bit, what the straightforward code it replaced gives, so that the output
+// law and the reports of a given stream are unchanged.
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// edgeUniforms are uniforms at and next to the points where a sampler
+// switches case, followed by random ones.
+func edgeUniforms(n int, cuts ...float64) []float64 {
+	us := []float64{0, 0x1p-53, 0.5 - 0x1p-53, 0.5, 0.5 + 0x1p-53, 1 - 0x1p-53}
+	for _, c := range cuts {
+		for _, v := range []float64{c, math.Nextafter(c, 0), math.Nextafter(c, 1)} {
+			// Keep v on the grid of rng.Float64, multiples of 2^-53.
+			v = math.Floor(v*0x1p53) / 0x1p53
+			if v >= 0 && v < 1 {
+				us = append(us, v, v+0x1p-53)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for len(us) < n {
+		us = append(us, rng.Float64())
+	}
+	return us
+}
+
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+// TestCheckInputsPredicate: the bit-pattern scan of checkInputs (inRange)
+// accepts exactly the batches that !(x >= lo) || x > hi accepts, and
+// checkInputs reports the first bad index.
+func TestCheckInputsPredicate(t *testing.T) {
+	nan := math.NaN()
+	negNaN := math.Float64frombits(math.Float64bits(nan) | 1<<63)
+	negZero := math.Copysign(0, -1)
+	for _, d := range []struct{ lo, hi float64 }{
+		{-1, 1}, {0, 1}, {-2, 3}, {0, 0}, {negZero, 0}, {math.Inf(-1), math.Inf(1)}, {0, math.Inf(1)},
+	} {
+		vals := []float64{
+			0, negZero, d.lo, d.hi, -d.hi, -d.lo, 0.5, -0.5, 2, -2, 1e300, -1e300,
+			math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+			math.Inf(1), math.Inf(-1), nan, negNaN,
+			math.Nextafter(d.lo, math.Inf(-1)), math.Nextafter(d.lo, math.Inf(1)),
+			math.Nextafter(d.hi, math.Inf(-1)), math.Nextafter(d.hi, math.Inf(1)),
+		}
+		for _, v := range vals {
+			for _, n := range []int{1, 2, 3, 8, 9} {
+				for pos := 0; pos < n; pos++ {
+					xs := make([]float64, n)
+					for i := range xs {
+						xs[i] = d.hi // a valid filler
+						if math.IsInf(d.hi, 1) {
+							xs[i] = 0
+						}
+					}
+					xs[pos] = v
+					want := -1
+					for i, x := range xs {
+						if !(x >= d.lo) || x > d.hi {
+							want = i
+							break
+						}
+					}
+					if (d.lo == -d.hi || d.lo == 0) && d.hi >= 0 {
+						if got := inRange(xs, d.lo == 0, d.hi); got != (want < 0) {
+							t.Errorf("[%v, %v]: %v at %d of %d: inRange %v", d.lo, d.hi, v, pos, n, got)
+						}
+					}
+					err := checkInputs("m", xs, d.lo, d.hi)
+					got := -1
+					if ie, ok := err.(*InputError); ok {
+						got = ie.Index
+					} else if err != nil {
+						t.Fatalf("[%v, %v]: %v gives %T", d.lo, d.hi, v, err)
+					}
+					if got != want {
+						t.Errorf("[%v, %v]: %v at %d of %d: error index %d, want %d", d.lo, d.hi, v, pos, n, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLaplaceLogIsMathLog: the inlined logarithm of the Laplace kernel is
+// math.Log: the reports are x ± b·math.Log(w), bit for bit on amd64
+// (math.Log's assembly has no FMA), and within an ulp of the logarithm
+// elsewhere (the generic math.Log may be compiled with fused multiply-adds).
+func TestLaplaceLogIsMathLog(t *testing.T) {
+	exact := runtime.GOARCH == "amd64"
+	w0 := math.Sqrt2 / 2
+	us := edgeUniforms(1<<16, (1-w0)/2, 1-w0/2, 0.25, 0.75)
+	for _, eps := range []float64{0.01, 1, 8} {
+		m, _ := NewLaplace(eps)
+		b := m.scale
+		for _, x := range []float64{-1, 0.3, 1} {
+			xs := make([]float64, len(us))
+			for i := range xs {
+				xs[i] = x
+			}
+			got := make([]float64, len(us))
+			m.reports(got, xs, us)
+			for i, u := range us {
+				upper := u >= 0.5
+				w := 1 - 2*u
+				if upper {
+					w = 2 - 2*u
+				}
+				l := b * math.Log(w)
+				want := x + choose(upper, -l, l)
+				if exact && !sameBits(got[i], want) || !exact && math.Abs(got[i]-want) > 0x1p-52*(math.Abs(l)+1) {
+					t.Fatalf("ε=%v x=%v u=%v: report %v, with math.Log %v", eps, x, u, got[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestSquareWaveReportPieces: report, with its operand table and one
+// division, equals the three-piece inverse CDF computed in full, bit for
+// bit.
+func TestSquareWaveReportPieces(t *testing.T) {
+	for _, eps := range []float64{0.01, 0.5, 1, 4, 16, 40, 700} {
+		m, err := NewSquareWave(eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []float64{0, math.Copysign(0, -1), 1e-300, 0.3, 0.5, 0.999, 1} {
+			qs := m.q * s
+			for _, u := range edgeUniforms(4096, qs, qs+m.pWin) {
+				below := u/m.q - m.b
+				window := (u-qs)/m.p + s - m.b
+				above := (u-qs-m.pWin)/m.q + s + m.b
+				want := choose(u <= qs, below, choose(u <= qs+m.pWin, window, above))
+				if got := m.report(s, u); !sameBits(got, want) {
+					t.Fatalf("ε=%v s=%v u=%v: report %v, want %v", eps, s, u, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPiecewiseReportCases: report, with its operand table, equals the
+// three cases computed in full and selected, bit for bit.
+func TestPiecewiseReportCases(t *testing.T) {
+	for _, eps := range []float64{0.01, 0.5, 1, 4, 16, 100} {
+		for _, t0 := range []float64{math.Exp(eps / 2), math.Exp(eps / 3), 0.2, 7} {
+			m, err := NewPiecewise("p", eps, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range []float64{-1, math.Copysign(0, -1), 0, -0.4, 0.7, 1} {
+				vs := edgeUniforms(512, (1+x)/2)
+				us := edgeUniforms(64, m.pIn)
+				for _, u := range us {
+					for _, v := range vs {
+						xt := x * m.t
+						inner := m.r*(xt-1) + 2*m.r*v
+						w := 2 * v
+						left := -m.a + m.rt*w
+						right := m.r*(xt+1) + m.rt*(w-(1+x))
+						want := choose(u < m.pIn, inner, choose(w < 1+x, left, right))
+						if got := m.report(x, u, v); !sameBits(got, want) {
+							t.Fatalf("ε=%v t=%v x=%v u=%v v=%v: report %v, want %v", eps, t0, x, u, v, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
