@@ -21,9 +21,10 @@ var (
 	theoryDash  = []vg.Length{vg.Points(5), vg.Points(3)}
 )
 
-// palette is the Okabe–Ito colour-blind-safe palette without its yellow.
-// Series i has colour i mod 7 and marker i mod 8, so the first 56 series
-// differ from one another.
+// palette is the Okabe–Ito colour-blind-safe palette with Tol's wine in
+// place of its yellow (too faint on white). Series i has colour i mod 8 and
+// marker i mod 7, so the first 56 series differ from one another and the
+// first 8 differ by colour alone.
 var palette = []color.Color{
 	color.RGBA{0x00, 0x72, 0xb2, 0xff}, // blue
 	color.RGBA{0xd5, 0x5e, 0x00, 0xff}, // vermilion
@@ -32,11 +33,12 @@ var palette = []color.Color{
 	color.RGBA{0xe6, 0x9f, 0x00, 0xff}, // orange
 	color.RGBA{0x56, 0xb4, 0xe9, 0xff}, // sky blue
 	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
+	color.RGBA{0x88, 0x22, 0x55, 0xff}, // wine
 }
 
 var markers = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{},
-	draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{},
+	draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{},
 }
 
 func seriesColor(style int) color.Color { return palette[style%len(palette)] }
@@ -199,8 +201,10 @@ func (f *Figure) panel(i int, yLabel, xLabel bool) *plot.Plot {
 			})
 		}
 		if len(xs) > 0 {
-			p.Add(&plotter.Line{XYs: xs, LineStyle: measuredLine(clr)},
-				&plotter.Scatter{XYs: xs, GlyphStyle: glyph(s.Style)})
+			p.Add(&plotter.Line{XYs: xs, LineStyle: measuredLine(clr, spec.LinesOnly)})
+			if !spec.LinesOnly {
+				p.Add(&plotter.Scatter{XYs: xs, GlyphStyle: glyph(s.Style)})
+			}
 		}
 	}
 	if spec.LogX {
@@ -222,7 +226,12 @@ func logAxis(ax *plot.Axis) {
 	}
 }
 
-func measuredLine(c color.Color) draw.LineStyle {
+// measuredLine is thicker without markers, so that colour alone tells the
+// series apart.
+func measuredLine(c color.Color, linesOnly bool) draw.LineStyle {
+	if linesOnly {
+		return draw.LineStyle{Color: c, Width: vg.Points(1.75)}
+	}
 	return draw.LineStyle{Color: c, Width: vg.Points(1)}
 }
 
@@ -250,8 +259,10 @@ func (f *Figure) legend() plot.Legend {
 		clr, g := seriesColor(i), glyph(i)
 		thumbs = append(thumbs, thumbnail(func(c *draw.Canvas) {
 			y := c.Center().Y
-			c.StrokeLine2(measuredLine(clr), c.Min.X, y, c.Max.X, y)
-			c.DrawGlyph(g, c.Center())
+			c.StrokeLine2(measuredLine(clr, f.Spec.LinesOnly), c.Min.X, y, c.Max.X, y)
+			if !f.Spec.LinesOnly {
+				c.DrawGlyph(g, c.Center())
+			}
 		}))
 		label := fieldLabel(f.Spec.Series, value)
 		if value == "" && f.Spec.Series == "" {
@@ -292,12 +303,16 @@ func (f *Figure) caption() []string {
 		ci = "shaded band"
 	}
 	line := fmt.Sprintf("Points: mean of %s over %s with 95%% CI (%s).", f.Spec.Metric, trials, ci)
+	single := f.MaxCount == 1 // computed values (the theory kind) or single runs
+	if single {
+		line = fmt.Sprintf("Points: %s, one value per point (no repeated trials, no CI).", f.Spec.Metric)
+	}
 	if f.hasTheory() {
 		line += " Dashed lines: theory (the predicted mean), in the series' colour."
 	}
 	lines := []string{line}
 	var notes []string
-	if f.NoCI > 0 {
+	if f.NoCI > 0 && !single {
 		notes = append(notes, fmt.Sprintf("%s without a CI (fewer than 2 trials)", plural(f.NoCI, "point")))
 	}
 	if f.Dropped > 0 {

@@ -33,11 +33,15 @@ type Spec struct {
 	Theory bool `toml:"theory"`
 	// Band draws the 95% confidence interval as a shaded band instead of
 	// error bars.
-	Band    bool     `toml:"band"`
-	XLabel  string   `toml:"xlabel"`  // default: the x field ("ε" for eps)
-	YLabel  string   `toml:"ylabel"`  // default: the metric
-	Columns int      `toml:"columns"` // panels per row; 0 means up to 3
-	Formats []string `toml:"formats"` // of "svg", "png", "pdf"; default svg and png
+	Band bool `toml:"band"`
+	// LinesOnly draws measured series as lines without markers: for dense
+	// curves such as the theory figures, where markers would hide the
+	// differences between lines.
+	LinesOnly bool     `toml:"lines_only"`
+	XLabel    string   `toml:"xlabel"`  // default: the x field ("ε" for eps)
+	YLabel    string   `toml:"ylabel"`  // default: the metric
+	Columns   int      `toml:"columns"` // panels per row; 0 means up to 3
+	Formats   []string `toml:"formats"` // of "svg", "png", "pdf"; default svg and png
 }
 
 // Formats are the output formats Render knows, in the order it writes them.

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
@@ -12,9 +13,14 @@ import (
 // variance on the [-1, 1] input scale (and the variance at x = 0 and x = 1).
 // Specs of this kind draw the papers' theory figures; they need no dataset
 // values, but name one dataset so that cells have the usual shape.
+//
+// worst_case_ratio is the method's worst case divided by that of the
+// mechanism named by the cell's "reference" parameter (axes.params), at the
+// same budget: the relative comparisons of Zhao et al. Fig. 1 and
+// Baek & Chung Fig. 2, where differences of a few percent decide the claims.
 type theoryKind struct{}
 
-var theoryMetrics = []string{"worst_case_variance", "variance_at_0", "variance_at_1"}
+var theoryMetrics = []string{"worst_case_variance", "variance_at_0", "variance_at_1", "worst_case_ratio"}
 
 func (theoryKind) Name() string         { return "theory" }
 func (theoryKind) Metrics() []string    { return theoryMetrics }
@@ -30,12 +36,25 @@ func (theoryKind) Prepare(c *CellSpec) (CellRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &theoryRun{est: est, metrics: c.Metrics}, nil
+	r := &theoryRun{est: est, metrics: c.Metrics}
+	if slices.Contains(c.Metrics, "worst_case_ratio") {
+		name, ok := c.Params["reference"]
+		if !ok {
+			return nil, fmt.Errorf("metric worst_case_ratio needs the parameter axes.params.reference (a mechanism name)")
+		}
+		ref, err := unbiasedMechanism(&CellSpec{Method: name, Eps: c.Eps})
+		if err != nil {
+			return nil, fmt.Errorf("axes.params.reference: %w", err)
+		}
+		r.reference = ref
+	}
+	return r, nil
 }
 
 type theoryRun struct {
-	est     mechanisms.Estimate
-	metrics []string
+	est       mechanisms.Estimate
+	reference mechanisms.Estimate // for worst_case_ratio
+	metrics   []string
 }
 
 func (r *theoryRun) Trial(trial int, _ *rand.Rand, out []Measurement) ([]Measurement, error) {
@@ -57,6 +76,8 @@ func (r *theoryRun) Theory(metric string) (float64, bool) {
 		return r.est.Variance(0), true
 	case "variance_at_1":
 		return r.est.Variance(1), true
+	case "worst_case_ratio":
+		return r.est.WorstCaseVariance() / r.reference.WorstCaseVariance(), true
 	}
 	return 0, false
 }
