@@ -11,9 +11,12 @@ import (
 const ChunkSize = 4096
 
 // sumBlock is how many consecutive reports MeanOfReports adds up on their
-// own before adding their sum to the total. It is fixed, whatever the
-// length of buf, so that the order of the additions, and so the estimate,
-// does not depend on buf.
+// own, in order, before adding their sum to the total: block sums keep the
+// rounding error at n = 10⁷ far below the statistical error. It is fixed,
+// whatever the length of buf, so that the order of the additions, and so
+// the estimate, does not depend on buf; with buf of length ChunkSize the
+// blocks are the batches, so the estimate is, bit for bit, the one of the
+// earlier chunk-by-chunk sum.
 const sumBlock = ChunkSize
 
 // MeanOfReports simulates n = len(xs) users each sending one report of its
@@ -26,7 +29,7 @@ const sumBlock = ChunkSize
 // state of rng, when m's PerturbBatch equals the same sequence of Perturb
 // calls, as that of every registered mechanism does (and that of
 // mechanisms.Unbiased): the reports then do not depend on how xs is cut
-// into batches, and their sum is formed in a fixed order.
+// into batches, and their sum is formed in a fixed order (see sumBlock).
 //
 // A value outside m's domain gives its *mechanisms.InputError. It is found
 // when its batch is reached, so the reports of the values before it have
@@ -36,12 +39,10 @@ func MeanOfReports(m mechanisms.Mechanism, xs []float64, rng *rand.Rand, buf []f
 	if len(buf) == 0 && n > 0 {
 		panic("estimators: MeanOfReports: empty buf")
 	}
-	// Each block of sumBlock reports is summed on its own first, and the
-	// block sums then added up: this keeps the rounding error at n = 10⁷
-	// far below the statistical error. Batches are cut at block ends.
 	var sum, s float64 // the total of the completed blocks; the current block's sum
 	inBlock := 0       // reports in the current block
 	for len(xs) > 0 {
+		// Batches are cut at block ends.
 		k := min(len(buf), len(xs), sumBlock-inBlock)
 		out := buf[:k]
 		if err := m.PerturbBatch(out, xs[:k], rng); err != nil {

@@ -87,18 +87,16 @@ func TestMeanOfReportsChunking(t *testing.T) {
 	for _, n := range []int{1, 7, estimators.ChunkSize, 3*estimators.ChunkSize + 5} {
 		xs := values(n)
 		for _, m := range estimates(t, 1) {
-			// The reference: one Perturb per value, block sums of ChunkSize.
+			// The reference: one Perturb per value; blocks of ChunkSize
+			// reports, each summed in order, then the block sums in order.
 			rng := rand.New(rand.NewPCG(seed, 2))
 			var sum, s float64
 			for i, x := range xs {
 				s += m.Perturb(x, rng)
-				if (i+1)%estimators.ChunkSize == 0 {
+				if (i+1)%estimators.ChunkSize == 0 || i == n-1 {
 					sum += s
 					s = 0
 				}
-			}
-			if n%estimators.ChunkSize != 0 {
-				sum += s
 			}
 			want := sum / float64(n)
 			next := rng.Uint64()

@@ -58,7 +58,9 @@ type CellRun interface {
 // kinds is the registry of experiment kinds.
 var kinds = []Kind{
 	meanKind{},
+	meanHTKind{},
 	meanMDKind{},
+	multiserviceKind{},
 	theoryKind{},
 }
 

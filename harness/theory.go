@@ -23,7 +23,7 @@ type theoryKind struct{}
 var theoryMetrics = []string{"worst_case_variance", "variance_at_0", "variance_at_1", "worst_case_ratio"}
 
 func (theoryKind) Name() string         { return "theory" }
-func (theoryKind) Metrics() []string    { return theoryMetrics }
+func (theoryKind) Metrics() []string    { return slices.Concat(theoryMetrics, theoryExtraMetrics) }
 func (theoryKind) AllMethods() []string { return mechanisms.Names() }
 
 func (k theoryKind) Check(c *CellSpec) error {
@@ -37,10 +37,10 @@ func (theoryKind) Prepare(c *CellSpec) (CellRun, error) {
 		return nil, err
 	}
 	r := &theoryRun{est: est, metrics: c.Metrics}
-	if slices.Contains(c.Metrics, "worst_case_ratio") {
+	if slices.ContainsFunc(c.Metrics, usesReference) {
 		name, ok := c.Params["reference"]
 		if !ok {
-			return nil, fmt.Errorf("metric worst_case_ratio needs the parameter axes.params.reference (a mechanism name)")
+			return nil, fmt.Errorf("metrics worst_case_ratio and worst_case_gain_pct need the parameter axes.params.reference (a mechanism name)")
 		}
 		ref, err := unbiasedMechanism(&CellSpec{Method: name, Eps: c.Eps})
 		if err != nil {
@@ -79,5 +79,5 @@ func (r *theoryRun) Theory(metric string) (float64, bool) {
 	case "worst_case_ratio":
 		return r.est.WorstCaseVariance() / r.reference.WorstCaseVariance(), true
 	}
-	return 0, false
+	return theoryExtra(metric, r.est, r.reference)
 }

@@ -25,7 +25,9 @@ package mechanisms_test
 // rng.Float64(): the interface call, the PCG step and the conversion to a
 // uniform. Anything a mechanism computes from its words (a logarithm, the
 // rejection step of a ziggurat, a case split) is the mechanism's own cost
-// and counts against it.
+// and counts against it. (For a mechanism that uses a word's bits
+// directly, by rng.Uint64, the floor is a little generous: it includes the
+// conversion to a uniform, about a tenth of a draw.)
 //
 // x-draws is measured after the timed loop, by timing 4096 reports (one
 // PerturbBatch of 4096 inputs, or 4096 Perturb calls through the Mechanism

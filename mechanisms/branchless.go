@@ -29,23 +29,34 @@ func b2i(c bool) int {
 
 // batchBlock is the number of reports a batch sampler makes per block.
 //
-// A batch is made block by block, each in two passes: the first
-// (drawUniforms) draws the block's uniforms into an array on the stack, in
-// the order Perturb would draw them; the second computes the reports from
-// them in a loop without calls, so that the constants and the loop state
-// stay in registers (a call, here the generator's, clobbers all of them)
-// and the arithmetic of consecutive reports overlaps. The second pass makes
-// each report with the code Perturb makes it with (a report method small
-// enough to be inlined, or for Laplace a kernel that Perturb runs on a
-// block of one), so a batch equals the same sequence of Perturb calls bit
-// for bit. 128 reports of up to two uniforms are 2 KiB: the array stays in
-// L1 and on the goroutine's stack, so nothing is allocated, and zeroing it
-// costs less than a report.
+// The batch samplers make their reports with the code Perturb makes them
+// with, so a batch equals the same sequence of Perturb calls bit for bit,
+// and spend nothing per report beyond that code and the generator's calls:
+// the inputs are checked in one branch-free pass (checkInputs), and there is
+// no call per report but the generator's. Duchi, the piecewise family and
+// Square Wave make a report with a report method that the compiler inlines
+// (each is kept within its inlining budget); Laplace's report, with its
+// logarithm, is too large to inline, and a call per report would cost about
+// a tenth of it, so it is a kernel over a block of reports, which Perturb
+// runs on a block of one.
 //
-// The block loop is written out in each PerturbBatch: passed to a shared
-// helper as a func value, the second pass would make the array escape to
-// the heap.
-const batchBlock = 128
+// Laplace, Duchi and Square Wave make a batch block by block, in two
+// passes: the first (drawUniforms) draws the block's uniforms into an array
+// on the stack, in order, and the second computes the reports from them in
+// a loop without calls, so that the constants and the loop state stay in
+// registers (a call, here the generator's, clobbers all of them) and the
+// long operations of consecutive reports (the logarithm, Square Wave's
+// division) overlap. 32 uniforms are 256 bytes: the array stays on the
+// goroutine's stack, so nothing is allocated; longer blocks are no faster.
+// A batch shorter than smallBatch is not worth the array and is made report
+// by report. The piecewise family, with two draws to a short computation,
+// loops over the inputs directly, drawing and computing one report at a
+// time, which measures a little faster there.
+const batchBlock = 32
+
+// smallBatch is the length below which a two-pass batch sampler makes its
+// reports one by one (see batchBlock).
+const smallBatch = 4
 
 // drawUniforms sets us[i] = rng.Float64() for every i, in order.
 func drawUniforms(us []float64, rng *rand.Rand) {

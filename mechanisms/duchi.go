@@ -65,8 +65,13 @@ func (m *Duchi) pPlus(x float64) float64 { return duchiPPlus(x, m.sig, m.sigc) }
 // pMinus is P[Y = -C | x].
 func (m *Duchi) pMinus(x float64) float64 { return ((1-x)*m.sig + (1+x)*m.sigc) / 2 }
 
-// duchiPPlus is P[Y = +C | x] from σ and 1-σ.
-func duchiPPlus(x, sig, sigc float64) float64 { return ((1+x)*sig + (1-x)*sigc) / 2 }
+// duchiPPlus is P[Y = +C | x] from σ and 1-σ. The float64 conversions
+// forbid the compiler to fuse a product and the sum into one FMA (see
+// [Piecewise.report]), which could round differently where the sampler's
+// report is inlined into Perturb and into PerturbBatch.
+func duchiPPlus(x, sig, sigc float64) float64 {
+	return (float64((1+x)*sig) + float64((1-x)*sigc)) / 2
+}
 
 // Perturb returns +C or -C, drawing one uniform.
 func (m *Duchi) Perturb(x float64, rng *rand.Rand) float64 {
@@ -76,7 +81,7 @@ func (m *Duchi) Perturb(x float64, rng *rand.Rand) float64 {
 // report is the report of x for the uniform u: +C if u < P[+C | x], -C
 // otherwise. Perturb and PerturbBatch both use it, so a batch equals the
 // same sequence of Perturb calls; PerturbBatch's loop relies on its being
-// inlined.
+// inlined (see batchBlock).
 func (m *Duchi) report(x, u float64) float64 {
 	return choose(u < duchiPPlus(x, m.sig, m.sigc), m.c, -m.c)
 }
@@ -87,6 +92,12 @@ func (m *Duchi) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 		return err
 	}
 	dst = batchDst(dst, len(xs))
+	if len(xs) < smallBatch {
+		for i, x := range xs {
+			dst[i] = m.report(x, rng.Float64())
+		}
+		return nil
+	}
 	var us [batchBlock]float64
 	for len(xs) > 0 {
 		n := min(len(xs), batchBlock)

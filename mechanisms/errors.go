@@ -40,13 +40,14 @@ func checkEpsilon(mech string, eps float64) error {
 // checkInputs validates a batch before any randomness is drawn, so that a
 // failed batch leaves the generator untouched.
 //
-// A batch sampler makes a report in a few nanoseconds, so the scan matters:
-// on a domain [-h, h] or [0, h] it is a few integer operations per input
-// and no branch (inRange), about half the cost of the compares and
-// branches below, which only a batch with a bad input, or on another
-// domain, goes through to find the first bad one.
+// A batch sampler makes a report in a few nanoseconds, so the scan matters.
+// On a domain [-h, h] or [0, h] a batch of 16 or more inputs is scanned
+// with a few integer operations per input and no branch (inRange), about
+// half the cost of a compare and branch per bound; only a batch with a bad
+// input, a short one, one on another domain (or on [0, h] with a -0) goes
+// through the loop below, which finds the first bad input.
 func checkInputs(mech string, xs []float64, lo, hi float64) error {
-	if (lo == -hi || lo == 0) && hi >= 0 && inRange(xs, lo == 0, hi) {
+	if len(xs) >= 16 && (lo == -hi || lo == 0) && hi >= 0 && inRange(xs, lo == 0, hi) {
 		return nil
 	}
 	for i, x := range xs {
@@ -58,18 +59,19 @@ func checkInputs(mech string, xs []float64, lo, hi float64) error {
 	return nil
 }
 
-// inRange reports whether every x is in [0, h] if nonNeg, in [-h, h]
-// otherwise, and none is NaN; h ≥ 0 and is not NaN.
+// inRange reports whether every x is in [-h, h], or in [0, h] if nonNeg,
+// and none is NaN; h ≥ 0 and is not NaN. It may also report false for a
+// batch on [0, h] that holds a -0; checkInputs then finds the batch valid
+// by its compares.
 //
 // It works on bit patterns, without a branch. The bits of a float64 ≥ +0,
 // read as an unsigned integer below 2^63, increase with its value; those
-// of a negative float64 have the top bit set, and those of a NaN with the
-// top bit cleared are above the bits hb of every h. So for b < 2^63,
-// hb - b has its top bit set exactly when b > hb, and the scan ORs these
-// differences and looks at the top bit once. For [-h, h], b is the bits of
-// |x|; for [0, h], x + 0 turns -0, which is in the domain, into +0 and
-// leaves every other x (and NaN) as it is, and b itself is ORed in as well,
-// so that a negative x sets the top bit.
+// of a negative float64 (and of -0) have the top bit set, and those of a
+// NaN with the top bit cleared are above the bits hb of every h. So for
+// b < 2^63, hb - b has its top bit set exactly when b > hb, and the scan
+// ORs these differences and looks at the top bit once. For [-h, h], b is
+// the bits of |x|; for [0, h], b itself is ORed in as well, so that a
+// negative x sets the top bit.
 func inRange(xs []float64, nonNeg bool, h float64) bool {
 	hb := math.Float64bits(h)
 	// Four accumulators, so that consecutive inputs do not wait on each
@@ -77,8 +79,8 @@ func inRange(xs []float64, nonNeg bool, h float64) bool {
 	var a0, a1, a2, a3 uint64
 	if nonNeg {
 		for len(xs) >= 4 {
-			b0, b1 := math.Float64bits(xs[0]+0), math.Float64bits(xs[1]+0)
-			b2, b3 := math.Float64bits(xs[2]+0), math.Float64bits(xs[3]+0)
+			b0, b1 := math.Float64bits(xs[0]), math.Float64bits(xs[1])
+			b2, b3 := math.Float64bits(xs[2]), math.Float64bits(xs[3])
 			a0 |= b0 | (hb - b0)
 			a1 |= b1 | (hb - b1)
 			a2 |= b2 | (hb - b2)
@@ -86,7 +88,7 @@ func inRange(xs []float64, nonNeg bool, h float64) bool {
 			xs = xs[4:]
 		}
 		for _, x := range xs {
-			b := math.Float64bits(x + 0)
+			b := math.Float64bits(x)
 			a0 |= b | (hb - b)
 		}
 	} else {

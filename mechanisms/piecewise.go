@@ -128,38 +128,42 @@ func (m *Piecewise) Window(x float64) (l, r float64) {
 // (x = ±1) is never chosen.
 func (m *Piecewise) Perturb(x float64, rng *rand.Rand) float64 {
 	u := rng.Float64()
-	v := rng.Float64()
-	return m.report(x, u, v)
+	w := 2 * rng.Float64()
+	return m.report(x, u, w)
 }
 
-// report is the report of x for the uniforms u, which chooses the window,
-// and v, which places the report. Perturb and PerturbBatch both use it, so
-// a batch equals the same sequence of Perturb calls.
+// report is the report of x for the uniform u, which chooses the window,
+// and w = 2v, v the uniform that places the report. Perturb and
+// PerturbBatch both use it, so a batch equals the same sequence of Perturb
+// calls.
 //
-// With xt = x·t and w = 2v, uniform on [0, 2) (a point of the outer part,
-// whose total length 2rt is measured in units of rt; [0, 1+x) is the left
-// side), the three cases are
+// With xt = x·t, and w uniform on [0, 2) (a point of the outer part, whose
+// total length 2rt is measured in units of rt; [0, 1+x) is the left side),
+// the three cases are
 //
 //	u < pIn:       r(xt-1) + r·w            L + (R-L)v, in the window;
 //	w < 1+x:       -A + rt·w                on the left side;
-//	otherwise:     r(xt+1) + rt(w-(1+x))    on the right side.
+//	otherwise:     r(xt+1) + rt(w-(1+x))    on the right side,
 //
-// The case is found without a branch and its operands are looked up
-// (cases) rather than all three computed and selected. Every case is
-// written as (r'·(xt + e) + h) + q·(w - (1+x)·g), which is bit for bit the
-// expression above: r' = r and e = ∓1 in the window and on the right side,
-// multiplying by g = 1 is exact, and adding h = -0 leaves any value
-// unchanged; on the left side r' = 0 and g = 0 give 0·(xt + 0) + (-A) = -A
-// and w - (1+x)·0 = w, exactly, as xt is finite and 1+x ≥ 0. (r·w is the
-// correctly rounded 2rv, as is the (2r)·v of the algorithm, since 2r and
-// 2v are exact.)
+// each operation rounded in turn. The case is found without a branch and
+// its operands are looked up (cases) rather than all three computed and
+// selected. Every case is written as (r'·(xt + e) + h) + q·(w - (1+x)·g),
+// which is bit for bit the expression above: r' = r and e = ∓1 in the
+// window and on the right side, multiplying by g = 1 is exact, and adding
+// h = -0 leaves any value unchanged; on the left side r' = 0 and g = 0
+// give 0·(xt + 0) + (-A) = -A and w - (1+x)·0 = w, exactly, as xt is
+// finite and 1+x ≥ 0. (r·w is the correctly rounded 2rv, as is the (2r)·v
+// of the algorithm, since 2r and 2v are exact.)
 //
-// Keep it within the compiler's inlining budget (go build -gcflags=-m
-// says "can inline (*Piecewise).report"): PerturbBatch's loop relies on it.
-func (m *Piecewise) report(x, u, v float64) float64 {
-	w := 2 * v
+// The float64 conversions forbid the compiler to fuse a product and a sum
+// into one FMA (arm64 does by default, amd64 with GOAMD64=v3): it would
+// change the rounding, and could do so differently where report is inlined
+// into Perturb and into PerturbBatch. Keep report within the compiler's
+// inlining budget (go build -gcflags=-m says "can inline
+// (*Piecewise).report"): PerturbBatch's loop relies on it (see batchBlock).
+func (m *Piecewise) report(x, u, w float64) float64 {
 	c := &m.cases[2*b2i(u < m.pIn)+b2i(w < 1+x)]
-	return (c.r*(x*m.t+c.e) + c.h) + c.q*(w-(1+x)*c.g)
+	return float64(c.r*(float64(x*m.t)+c.e)) + c.h + float64(c.q*(w-float64((1+x)*c.g)))
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.
@@ -168,15 +172,10 @@ func (m *Piecewise) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 		return err
 	}
 	dst = batchDst(dst, len(xs))
-	var uv [2 * batchBlock]float64 // u then v, report by report
-	for len(xs) > 0 {
-		n := min(len(xs), batchBlock)
-		w, x, d := uv[:2*n], xs[:n], dst[:n]
-		drawUniforms(w, rng)
-		for i := range d {
-			d[i] = m.report(x[i], w[2*i], w[2*i+1])
-		}
-		xs, dst = xs[n:], dst[n:]
+	for i, x := range xs {
+		u := rng.Float64()
+		w := 2 * rng.Float64()
+		dst[i] = m.report(x, u, w)
 	}
 	return nil
 }

@@ -28,6 +28,8 @@ var registry = []Info{
 	{"three-outputs", "Zhao et al.'s Three-Outputs: {-C, 0, C} with the optimal P[0|0] (corrected eqs. (2), (4), (5))", wrap(NewThreeOutputs)},
 	{"hm", "Wang et al.'s hybrid: PM with probability 1-e^{-ε/2} (ε > 0.61), else Duchi; atoms ±C", wrap(NewHM)},
 	{"hm-tp", "Zhao et al.'s HM-TP: PM-SUB with probability β (corrected eq. (150)), else Three-Outputs", wrap(NewHMTP)},
+	{"n-output", "Baek & Chung's N-output: N outputs, Ω and p0 optimised for ε (Algorithm 2 corrected, Theorems 4–5)", wrap(NewNOutput)},
+	{"hm-np", "Baek & Chung's HM-NP: N-output with probability α (Theorem 8 corrected), else PM-SUB; N and α chosen jointly", wrap(NewHMNP)},
 }
 
 // wrap adapts a typed constructor to Info.New. It returns a nil Mechanism

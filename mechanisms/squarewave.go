@@ -129,8 +129,9 @@ func (m *SquareWave) Perturb(s float64, rng *rand.Rand) float64 {
 //	u ≤ qs + 2bp:    (u-qs)/p + s - b         on [s-b, s+b],
 //	otherwise:       (u-qs-2bp)/q + s + b     on [s+b, 1+b],
 //
-// evaluated left to right as written. Perturb and PerturbBatch both use
-// it, so a batch equals the same sequence of Perturb calls.
+// evaluated left to right as written, each operation rounded in turn.
+// Perturb and PerturbBatch both use it, so a batch equals the same sequence
+// of Perturb calls.
 //
 // The piece is found without a branch, as the number of upper ends u is
 // below (u ≤ qs implies u ≤ qs + 2bp, as 2bp ≥ 0), and its operands are
@@ -140,12 +141,15 @@ func (m *SquareWave) Perturb(s float64, rng *rand.Rand) float64 {
 // above: f = 1 multiplies exactly; the first piece has f = 0 and a = 0,
 // and u - (±0) - 0 = u and t + (±0) = t for t = u/q, which is not -0.
 //
-// Keep it within the compiler's inlining budget (go build -gcflags=-m
-// says "can inline (*SquareWave).report"): PerturbBatch's loop relies on it.
+// The float64 conversions forbid the compiler to fuse a product and a sum
+// into one FMA (see [Piecewise.report]). Keep report within the compiler's
+// inlining budget (go build -gcflags=-m says "can inline
+// (*SquareWave).report"): PerturbBatch's loop relies on it (see
+// batchBlock).
 func (m *SquareWave) report(s, u float64) float64 {
-	qs := m.q * s
+	qs := float64(m.q * s)
 	c := &m.pieces[b2i(u <= qs)+b2i(u <= qs+m.pWin)]
-	return ((u-qs*c.f)-c.a)/c.den + s*c.f + c.off
+	return ((u-float64(qs*c.f))-c.a)/c.den + float64(s*c.f) + c.off
 }
 
 // PerturbBatch writes a raw report of xs[i] to dst[i]; dst may be xs.
@@ -154,6 +158,12 @@ func (m *SquareWave) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 		return err
 	}
 	dst = batchDst(dst, len(xs))
+	if len(xs) < smallBatch {
+		for i, x := range xs {
+			dst[i] = m.report(x, rng.Float64())
+		}
+		return nil
+	}
 	var us [batchBlock]float64
 	for len(xs) > 0 {
 		n := min(len(xs), batchBlock)

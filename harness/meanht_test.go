@@ -1,0 +1,163 @@
+package harness
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/mechanisms"
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// htCell builds a mean-ht cell over a small Beta(3,2) dataset.
+func htCell(t *testing.T, method string, eps float64, params map[string]string) *CellSpec {
+	t.Helper()
+	d := datasets.Spec{Name: "beta", Source: "beta", A: 3, B: 2}
+	ds, err := d.Build(2000, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: 2000, Params: params, Metrics: []string{"mse", "reporting"}}
+}
+
+// TestMeanHTParams: k per Section 5.1 (eq. (3) for three-outputs, hm-tp
+// and pm-sub, 1 otherwise), eq. (3) for all, or fixed; parameter errors
+// name the key.
+func TestMeanHTParams(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		eps    float64
+		params map[string]string
+		k, dim int
+	}{
+		{"pm-sub", 5, map[string]string{"dim": "10"}, 2, 10},
+		{"three-outputs", 5, map[string]string{"dim": "10", "k": "paper"}, 2, 10},
+		{"hm-tp", 4.9, map[string]string{"dim": "10"}, 1, 10},
+		{"n-output", 5, map[string]string{"dim": "10"}, 1, 10},
+		{"hm-np", 5, map[string]string{"dim": "10", "k": "eq3"}, 2, 10},
+		{"duchi", 12, map[string]string{"dim": "3", "k": "eq3"}, 3, 3},
+		{"duchi", 1, map[string]string{"dim": "19", "k": "4"}, 4, 19},
+		{"duchi", 1, nil, 1, 1},
+	} {
+		est, dim, k, err := htSetup(htCell(t, c.method, c.eps, c.params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k != c.k || dim != c.dim || est.Epsilon() != c.eps/float64(k) {
+			t.Errorf("%s ε=%v %v: k = %d, dim = %d, inner ε = %v; want %d, %d", c.method, c.eps, c.params, k, dim, est.Epsilon(), c.k, c.dim)
+		}
+	}
+	for _, c := range []struct {
+		params map[string]string
+		want   string
+	}{
+		{map[string]string{"dims": "10"}, "params.dims"},
+		{map[string]string{"dim": "0"}, "params.dim"},
+		{map[string]string{"dim": "x"}, "params.dim"},
+		{map[string]string{"dim": "4", "k": "5"}, "params.k"},
+		{map[string]string{"k": "sometimes"}, "params.k"},
+	} {
+		err := meanHTKind{}.Check(htCell(t, "duchi", 1, c.params))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("params %v: error %v, want one naming %s", c.params, err, c.want)
+		}
+	}
+	if err := (meanHTKind{}).Check(htCell(t, "no-such", 1, nil)); err == nil {
+		t.Error("unknown method accepted")
+	}
+}
+
+// TestMeanHTTheory: the cell's theory is
+// (1/n²)·Σ[(dim/k)(Var(x_i) + x_i²) - x_i²] with Var at ε/k, computed here
+// from the registered mechanism directly.
+func TestMeanHTTheory(t *testing.T) {
+	c := htCell(t, "pm-sub", 5, map[string]string{"dim": "10"})
+	run, err := meanHTKind{}.Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := mechanisms.NewPMSub(2.5)
+	var s float64
+	xs := c.Dataset.Values[:c.N]
+	for _, x := range xs {
+		s += 5*(m.Variance(x)+x*x) - x*x
+	}
+	want := s / float64(len(xs)*len(xs))
+	if got, ok := run.Theory("mse"); !ok || math.Abs(got-want) > 1e-12*want {
+		t.Errorf("theory %v, want %v", got, want)
+	}
+	if got, ok := run.Theory("reporting"); !ok || got != 0.2 {
+		t.Errorf("reporting theory %v, want 0.2", got)
+	}
+}
+
+// TestMeanHTMatchesTheory: the measured squared errors of every cell agree
+// with the exact theory (χ² over trials, false-failure probability 1e-6
+// per cell), for the six methods of Fig. 3 with k per Section 5.1 (k = 2
+// at ε = 5 for three-outputs, hm-tp and pm-sub), and the check rejects a
+// theory 30 % off; the fraction of reporting records is k/dim.
+func TestMeanHTMatchesTheory(t *testing.T) {
+	spec := &Spec{
+		Name:    "mean-ht-test",
+		Kind:    "mean-ht",
+		Seed:    7,
+		Trials:  150,
+		Metrics: []string{"mse", "reporting"},
+		Axes: Axes{
+			Method: []string{"duchi", "three-outputs", "pm-sub", "hm-tp", "n-output", "hm-np"},
+			Eps:    []float64{1, 5},
+			N:      []int{20000},
+			Params: map[string][]string{"dim": {"10"}, "k": {"paper"}},
+		},
+		Datasets: []datasets.Spec{{Name: "beta(3,2)", Source: "beta", A: 3, B: 2}},
+	}
+	if err := spec.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	res, err := Run(context.Background(), spec, Options{OutDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, pooled := chiSquareCheck(rows, 1)
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if pooled != nil {
+		t.Error(pooled)
+	}
+	if _, pooled := chiSquareCheck(rows, 1.3); pooled == nil {
+		t.Error("the check accepts a theory 30% too high")
+	}
+	for _, s := range res.Summaries {
+		if s.Metric != "reporting" {
+			continue
+		}
+		// Binomial(20000, k/10)/20000 averaged over 150 trials.
+		se := math.Sqrt(float64(s.Theory)*(1-float64(s.Theory))/20000/150) * 5
+		if math.Abs(float64(s.Mean)-float64(s.Theory)) > se {
+			t.Errorf("%s ε=%v: reporting fraction %v, want %v", s.Method, s.Eps, s.Mean, s.Theory)
+		}
+	}
+}
+
+// TestMeanHTShippedSpec: runs/noutput-mean.toml at quick scale agrees with
+// its theory.
+func TestMeanHTShippedSpec(t *testing.T) {
+	rows := runShipped(t, "noutput-mean")
+	bad, pooled := chiSquareCheck(rows, 1)
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if pooled != nil {
+		t.Error(pooled)
+	}
+}

@@ -1,0 +1,524 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/mechanisms"
+	"github.com/ldpbench/ldpbench/metrics"
+)
+
+// multiserviceKind is Du et al.'s multi-service collection ("Privacy for
+// Free", VLDB 2025; p4 spec): n users each hold one value; m services each
+// hold one ε_j-LDP report per user from their own mechanism, linked by user;
+// a collector estimates the mean or the histogram from all of them at no
+// further privacy cost. The services, their mechanisms and budgets, and an
+// optional split of the users into groups reporting to subsets of the
+// services are the cell's params (multiservice_config.go).
+//
+// Every trial draws every report of every scored user with the trial's
+// generator, service by service in order and user by user within a service
+// (a service's users in group order), into per-worker buffers of m×n
+// values; nothing is allocated per report. Reports are raw (Square Wave's
+// biased report on [-b, 1+b]); a user who does not report to a service has
+// NaN there.
+//
+// The method names the collector's estimator:
+//
+//	ua             unbiased averaging (eq. (2)); pooled over subsets
+//	uwa            user-level weighted averaging (Algorithms 1–2): per-user
+//	               posterior over h = 100 input buckets, inverse-variance
+//	               weights
+//	uwa-oracle     DIAGNOSTIC, not an estimator: UWA's weights from the
+//	               users' true values (E4.14)
+//	single-<s>     one service's own average; <s> is a 1-based service
+//	               number or a mechanism name (its first service)
+//	single-best    the single service with the lowest exact expected MSE
+//	               on the cell's data (the paper's "Single best"; an oracle
+//	               choice of baseline)
+//	ule            User-level Likelihood Estimation (Algorithm 3, EMS)
+//	ems-<s>        one service's own EMS histogram (the distribution
+//	               baselines)
+//	raw-<s>        with metric variance only: the raw (biased) report's
+//	               variance on the [-1, 1] scale (Square Wave's "SW" of Fig. 3)
+//
+// Metrics:
+//
+//	mse, abs             squared / absolute error of the mean on [-1, 1]
+//	                     (mean methods); theory, exact, for ua, single-*
+//	                     and uwa-oracle; none for uwa (its weights depend on
+//	                     the data, E4.14)
+//	js-div, js-dist, kl  Jensen–Shannon divergence (natural log, no root; the
+//	                     authors' code), its square root (the paper's d_JS,
+//	                     E4.1), KL(truth ‖ estimate), of the histogram over
+//	                     `bins` equal bins of [-1, 1] (distribution methods)
+//	em_iterations        the EM updates of the run (distribution methods;
+//	                     the spec asks every EM run's count to be recorded)
+//	aggregation_seconds  the wall time of the estimator call alone (not the
+//	                     perturbation, not the tables built once per cell),
+//	                     Table 1's measure. NOT deterministic: rows.csv is
+//	                     byte-identical across runs and -j for every other
+//	                     metric, and a spec with aggregation_seconds is a
+//	                     timing spec (run it with -j 1, so that the
+//	                     estimator, which uses params.threads goroutines, has
+//	                     the machine to itself)
+//	variance             closed form, no sampling (Fig. 3): the variance on
+//	                     [-1, 1] of one unbiased report of service <s>
+//	                     (single-<s>) or of its raw report (raw-<s>) at the
+//	                     input params.v; use trials = 1
+type multiserviceKind struct{}
+
+var multiserviceMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "aggregation_seconds", "variance"}
+
+func (multiserviceKind) Name() string      { return "multiservice" }
+func (multiserviceKind) Metrics() []string { return multiserviceMetrics }
+
+// msMethodClass is what a method estimates.
+type msMethodClass int
+
+const (
+	msMean msMethodClass = iota
+	msDist
+	msRaw // raw-<s>: variance only
+)
+
+// msMethod is a parsed method name.
+type msMethod struct {
+	class   msMethodClass
+	name    string // ua, uwa, uwa-oracle, single, single-best, ule, ems, raw
+	service int    // for single, ems, raw: the 0-based service
+}
+
+// parseMSMethod parses a method against the cell's services.
+func parseMSMethod(method string, cfg *msConfig) (msMethod, error) {
+	switch method {
+	case "ua", "uwa", "uwa-oracle", "single-best":
+		return msMethod{class: msMean, name: method, service: -1}, nil
+	case "ule":
+		return msMethod{class: msDist, name: method, service: -1}, nil
+	}
+	for _, p := range []struct {
+		prefix, name string
+		class        msMethodClass
+	}{{"single-", "single", msMean}, {"ems-", "ems", msDist}, {"raw-", "raw", msRaw}} {
+		if ref, ok := strings.CutPrefix(method, p.prefix); ok {
+			j, err := cfg.resolveService(method, ref)
+			if err != nil {
+				return msMethod{}, err
+			}
+			return msMethod{class: p.class, name: p.name, service: j}, nil
+		}
+	}
+	return msMethod{}, fmt.Errorf("unknown method %q of kind multiservice (valid: ua, uwa, uwa-oracle, single-<s>, single-best, ule, ems-<s>, raw-<s>; <s> a service number or mechanism name)", method)
+}
+
+// msMetricClass says which methods a metric is defined for.
+func msMetricAllowed(metric string, m msMethod) error {
+	switch metric {
+	case "mse", "abs":
+		if m.class != msMean {
+			return fmt.Errorf("metric %s is the error of a mean; method %s estimates %s", metric, methodLabel(m), m.class)
+		}
+	case "js-div", "js-dist", "kl", "em_iterations":
+		if m.class != msDist {
+			return fmt.Errorf("metric %s is for the distribution methods (ule, ems-<s>); method %s estimates %s", metric, methodLabel(m), m.class)
+		}
+	case "aggregation_seconds":
+		if m.class == msRaw {
+			return fmt.Errorf("metric %s: method raw-<s> is not an estimator (metric variance only)", metric)
+		}
+	case "variance":
+		if !(m.name == "single" || m.name == "raw") {
+			return fmt.Errorf("metric variance is the closed-form variance of one service's report: methods single-<s> and raw-<s> only, not %s", methodLabel(m))
+		}
+	}
+	return nil
+}
+
+func (c msMethodClass) String() string {
+	switch c {
+	case msMean:
+		return "the mean"
+	case msDist:
+		return "the distribution"
+	}
+	return "nothing (a closed form)"
+}
+
+func methodLabel(m msMethod) string {
+	if m.service >= 0 {
+		return fmt.Sprintf("%s-%d", m.name, m.service+1)
+	}
+	return m.name
+}
+
+// msCell is a cell's parsed and checked configuration.
+type msCell struct {
+	cfg    *msConfig
+	method msMethod
+	// active lists the services whose reports the trial draws, in order:
+	// all of them, or the scored group's.
+	active []int
+	lo, hi int // the scored users [lo, hi)
+	// groups of the active services over the scored users (nil: all
+	// report to all), with service indices into active.
+	groups []estimators.UserGroup
+	// sample is false when every metric is a closed form (variance).
+	sample bool
+}
+
+func (multiserviceKind) Check(c *CellSpec) error {
+	_, err := checkMSCell(c)
+	return err
+}
+
+func checkMSCell(c *CellSpec) (*msCell, error) {
+	if d := c.Dataset.Dim(); d > 1 {
+		return nil, fmt.Errorf("dataset %s has %d attributes per row; kind multiservice takes one", c.Dataset.Name, d)
+	}
+	cfg, err := parseMSConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	m, err := parseMSMethod(c.Method, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, metric := range c.Metrics {
+		if err := msMetricAllowed(metric, m); err != nil {
+			return nil, err
+		}
+	}
+	cell := &msCell{cfg: cfg, method: m, lo: 0, hi: c.N}
+	for _, metric := range c.Metrics {
+		if metric != "variance" {
+			cell.sample = true
+		}
+	}
+	if contains(c.Metrics, "variance") && math.IsNaN(cfg.v) {
+		return nil, fmt.Errorf("metric variance needs the input params.v")
+	}
+	if cfg.group >= 0 {
+		g := cfg.groups[cfg.group]
+		cell.active = g.Services
+		cell.lo, cell.hi = g.Lo, g.Hi
+	} else {
+		cell.active = make([]int, len(cfg.services))
+		for j := range cell.active {
+			cell.active[j] = j
+		}
+		cell.groups = cfg.groups
+	}
+	if m.service >= 0 && !slices.Contains(cell.active, m.service) {
+		return nil, fmt.Errorf("method %s: service %d does not serve group %d (%s)", c.Method, m.service+1, cfg.group+1, cfg.groupNames[cfg.group])
+	}
+	// The estimators' own requirements, checked without building their
+	// tables.
+	switch {
+	case m.name == "uwa":
+		for _, j := range cell.active {
+			if err := msLikelihoodCheck(cfg.mechs[j]); err != nil {
+				return nil, fmt.Errorf("method uwa: service %d (%s): %w", j+1, cfg.services[j].label, err)
+			}
+		}
+	case m.class == msDist:
+		js := cell.active
+		if m.name == "ems" {
+			js = []int{m.service}
+		}
+		for _, j := range js {
+			if err := msBoundedCheck(cfg.mechs[j]); err != nil {
+				return nil, fmt.Errorf("method %s: service %d (%s): %w", c.Method, j+1, cfg.services[j].label, err)
+			}
+		}
+	}
+	return cell, nil
+}
+
+// msLikelihoodCheck says whether UWA's posterior has a likelihood for m
+// (estimators.NewPosterior: discrete, Laplace, or bounded continuous
+// without atoms).
+func msLikelihoodCheck(m mechanisms.Mechanism) error {
+	if _, ok := m.(mechanisms.Atoms); ok {
+		return fmt.Errorf("no likelihood: its output mixes atoms with a density")
+	}
+	if _, ok := m.(*mechanisms.Laplace); ok {
+		return nil
+	}
+	return msBoundedCheck(m)
+}
+
+// msBoundedCheck says whether m's reports can be cut into finitely many
+// buckets (discrete, or continuous on a bounded range).
+func msBoundedCheck(m mechanisms.Mechanism) error {
+	switch mm := m.(type) {
+	case mechanisms.Discrete:
+		return nil
+	case mechanisms.Continuous:
+		lo, hi := mm.OutputRange()
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			return fmt.Errorf("unbounded output range: no bucket likelihood (Laplace is excluded from ULE and EMS, paper L401)")
+		}
+		return nil
+	}
+	return fmt.Errorf("neither discrete nor continuous: no likelihood")
+}
+
+func (multiserviceKind) Prepare(c *CellSpec) (CellRun, error) {
+	cell, err := checkMSCell(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg := cell.cfg
+	r := &msRun{cell: cell, metrics: c.Metrics, theory: map[string]float64{}}
+	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
+	for t, j := range cell.active {
+		r.mechs[t] = cfg.mechs[j]
+	}
+	// The variance metric needs no data.
+	if m := cell.method; m.service >= 0 && !math.IsNaN(cfg.v) {
+		u, _ := estimators.NewUnbiaser(cfg.mechs[m.service])
+		if m.name == "raw" {
+			r.theory["variance"] = u.RawVariance(cfg.v)
+		} else {
+			r.theory["variance"] = u.Variance(cfg.v)
+		}
+	}
+	if !cell.sample {
+		return r, nil
+	}
+	if c.N > len(c.Dataset.Values) {
+		return nil, fmt.Errorf("dataset %s has %d values, fewer than n = %d", c.Dataset.Name, len(c.Dataset.Values), c.N)
+	}
+	xs := c.Dataset.Values[cell.lo:cell.hi]
+	r.xs = xs
+	r.n = len(xs)
+	// Inputs on each active mechanism's domain, shared by services with the
+	// same domain.
+	byDomain := map[[2]float64][]float64{}
+	r.inputs = make([][]float64, len(r.mechs))
+	for t, m := range r.mechs {
+		lo, hi := m.Domain()
+		key := [2]float64{lo, hi}
+		in, ok := byDomain[key]
+		if !ok {
+			u, err := estimators.NewUnbiaser(m)
+			if err != nil {
+				return nil, err
+			}
+			if lo == -1 && hi == 1 {
+				in = xs
+			} else {
+				in = make([]float64, len(xs))
+				for i, x := range xs {
+					in[i] = u.Input(x)
+				}
+			}
+			byDomain[key] = in
+		}
+		r.inputs[t] = in
+	}
+	// Remap the groups' service indices onto the active list (identity
+	// in "all" mode).
+	r.groups = cell.groups
+	if err := r.prepareMethod(c); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// msRun runs the trials of one cell.
+type msRun struct {
+	cell    *msCell
+	metrics []string
+	mechs   []mechanisms.Mechanism // the active services
+	inputs  [][]float64            // per active service, on its domain
+	xs      []float64              // the scored users' values on [-1, 1]
+	n       int
+	groups  []estimators.UserGroup // over the scored users; nil = all to all
+
+	truth     float64   // mean of xs
+	truthHist []float64 // normalised histogram of xs
+	theory    map[string]float64
+
+	meanEst func(reports [][]float64) (float64, error)
+	distEst func(reports [][]float64) ([]float64, int, error)
+
+	pool sync.Pool // *msScratch
+}
+
+// msScratch is one worker's report buffers (m × n).
+type msScratch struct{ reports [][]float64 }
+
+// prepareMethod builds the cell's estimator and its theory.
+func (r *msRun) prepareMethod(c *CellSpec) error {
+	cell, cfg := r.cell, r.cell.cfg
+	m := cell.method
+	local := func(j int) int { return slices.Index(cell.active, j) } // service → active index
+	if m.class == msMean {
+		r.truth = estimators.TrueMean(r.xs)
+		switch m.name {
+		case "ua":
+			v, err := estimators.UAExpectedMSE(r.xs, r.mechs, r.groups)
+			if err != nil {
+				return err
+			}
+			r.theory["mse"] = v
+			r.meanEst = func(rep [][]float64) (float64, error) { return estimators.UA(rep, r.mechs) }
+		case "uwa":
+			u, err := estimators.NewUWA(r.mechs, estimators.UWAOptions{Posterior: cfg.post, Workers: cfg.threads})
+			if err != nil {
+				return err
+			}
+			r.meanEst = u.Estimate
+		case "uwa-oracle":
+			v, err := estimators.OracleUWAExpectedMSE(r.xs, r.mechs, r.groups)
+			if err != nil {
+				return err
+			}
+			r.theory["mse"] = v
+			r.meanEst = func(rep [][]float64) (float64, error) {
+				return estimators.OracleUWA(rep, r.mechs, r.xs, cfg.threads)
+			}
+		case "single", "single-best":
+			// The exact expected MSE of the single services: the theory,
+			// and single-best's choice (an oracle choice of baseline).
+			t := local(m.service)
+			cands := []int{t}
+			if m.name == "single-best" {
+				cands = make([]int, len(r.mechs))
+				for k := range cands {
+					cands[k] = k
+				}
+			}
+			best := math.Inf(1)
+			for _, k := range cands {
+				v, err := estimators.ServiceExpectedMSE(r.xs, r.mechs, r.groups, k)
+				if err != nil {
+					return err
+				}
+				if v < best {
+					best, t = v, k
+				}
+			}
+			r.theory["mse"] = best
+			mech := r.mechs[t]
+			r.meanEst = func(rep [][]float64) (float64, error) { return estimators.ServiceMean(rep[t], mech) }
+		}
+		return nil
+	}
+	if m.class == msDist {
+		h := make([]float64, cfg.bins)
+		metrics.Histogram(r.xs, -1, 1, cfg.bins, h)
+		for k := range h {
+			h[k] /= float64(len(r.xs))
+		}
+		r.truthHist = h
+		est, err := newMSDistEstimator(m, local, r.mechs, cfg)
+		if err != nil {
+			return err
+		}
+		r.distEst = est
+	}
+	return nil
+}
+
+func (r *msRun) scratch() *msScratch {
+	if s, ok := r.pool.Get().(*msScratch); ok {
+		return s
+	}
+	s := &msScratch{reports: make([][]float64, len(r.mechs))}
+	for t := range s.reports {
+		s.reports[t] = make([]float64, r.n)
+	}
+	return s
+}
+
+// draw fills reports with one report of every scored user at every active
+// service: service by service, users in order (a service's groups in
+// order), NaN where a user does not report.
+func (r *msRun) draw(reports [][]float64, rng *rand.Rand) error {
+	for t, m := range r.mechs {
+		dst, in := reports[t], r.inputs[t]
+		if r.groups == nil {
+			if err := m.PerturbBatch(dst, in, rng); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, g := range r.groups {
+			if slices.Contains(g.Services, t) {
+				if err := m.PerturbBatch(dst[g.Lo:g.Hi], in[g.Lo:g.Hi], rng); err != nil {
+					return err
+				}
+			} else {
+				for i := g.Lo; i < g.Hi; i++ {
+					dst[i] = math.NaN()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+	if !r.cell.sample {
+		for _, metric := range r.metrics {
+			out = append(out, Measurement{metric, r.theory[metric]})
+		}
+		return out, nil
+	}
+	sc := r.scratch()
+	defer r.pool.Put(sc)
+	if err := r.draw(sc.reports, rng); err != nil {
+		return out, err
+	}
+	var mean float64
+	var hist []float64
+	var iters int
+	start := time.Now()
+	var err error
+	if r.meanEst != nil {
+		mean, err = r.meanEst(sc.reports)
+	} else {
+		hist, iters, err = r.distEst(sc.reports)
+	}
+	elapsed := time.Since(start).Seconds()
+	if err != nil {
+		return out, err
+	}
+	for _, metric := range r.metrics {
+		var v float64
+		switch metric {
+		case "mse":
+			v = metrics.SquaredError(mean, r.truth)
+		case "abs":
+			v = metrics.AbsError(mean, r.truth)
+		case "js-div":
+			v = metrics.JSDivergence(hist, r.truthHist)
+		case "js-dist":
+			v = metrics.JSDistance(hist, r.truthHist)
+		case "kl":
+			v = metrics.KL(r.truthHist, hist)
+		case "em_iterations":
+			v = float64(iters)
+		case "aggregation_seconds":
+			v = elapsed
+		case "variance":
+			v = r.theory["variance"]
+		}
+		out = append(out, Measurement{metric, v})
+	}
+	return out, nil
+}
+
+func (r *msRun) Theory(metric string) (float64, bool) {
+	v, ok := r.theory[metric]
+	return v, ok
+}

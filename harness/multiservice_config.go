@@ -1,0 +1,380 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/mechanisms"
+)
+
+// The parameters of kind multiservice (the spec's axes.params; every key is
+// checked, and an error names it).
+//
+//	services       the services, in order: entries "mech" or "mech:ε"
+//	               separated by commas (mech a registered name, or the
+//	               paper's "sr" = duchi, "lap" = laplace), or one named
+//	               configuration of the paper (msNamedServices: A1–A4 for
+//	               the mean [SR, Laplace, PM, SW], C1–C4 for the
+//	               distribution [SR, PM, SW]). Several alternatives may
+//	               be listed, separated by "|", of which params.config
+//	               picks one; the named families "A" and "C" are
+//	               A1|A2|A3|A4 and C1|C2|C3|C4. Required.
+//	config         with alternatives: the 1-based number of the one to use
+//	               (a numeric axis, so that a figure can plot against the
+//	               paper's configurations)
+//	m              cycle the services list to m services (Fig. 7a/b: m from
+//	               2 to 16 over [SR, Laplace, PM, SW]); default its length
+//	groups         user groups reporting to subsets of the services: "fig8"
+//	               (the paper's G1–G11 for 4 services: the 6 pairs, the 4
+//	               triples, then all 4, in lexicographic order) or explicit
+//	               subsets of 1-based service indices, "1+2,1+3,...". The n
+//	               users are split into equal contiguous groups (the first
+//	               n mod G one larger); default: every user reports to every
+//	               service
+//	group          with groups: "all" (default) scores the mean (histogram)
+//	               of all n users from all reports, pooled; "g" (1-based)
+//	               scores group g's users from group g's reports alone
+//	h              input buckets of UWA's posterior (default 100)
+//	out_buckets    output buckets of PM and SW in the posterior (default h)
+//	pm_lookup      "bucket" (default) | "authors" (ERRATA E4.2, compat only)
+//	laplace_clamp  "false" (default) | "true" (ERRATA E4.3, compat only)
+//	threads        goroutines of one estimator call (default GOMAXPROCS)
+//	bins           bins of the distribution estimate on [-1, 1] (default 1024)
+//	smooth         EMS smoothing of ULE/EMS: "true" (default, the code) |
+//	               "false" (the paper's plain EM; ERRATA E4.4)
+//	stop           EM stopping rule: "authors" (default) | "converged"
+//	v              the input of metric variance (Fig. 3), in [-1, 1]
+//
+// ε: a service without its own budget takes the cell's ε. When every
+// service names its budget, the cell's ε must be their total (each user's
+// budget when reporting to every service), so that the rows record it; the
+// services' budgets are in the params column.
+
+// msNamedServices are the paper's budget configurations (p4 spec §7, L453,
+// L455).
+var msNamedServices = map[string]string{
+	"A1": "duchi:0.1,laplace:0.2,pm:0.3,sw:0.4",
+	"A2": "duchi:0.2,laplace:0.4,pm:0.1,sw:0.3",
+	"A3": "duchi:0.3,laplace:0.1,pm:0.4,sw:0.2",
+	"A4": "duchi:0.4,laplace:0.3,pm:0.2,sw:0.1",
+	"C1": "duchi:0.1,pm:0.2,sw:0.3",
+	"C2": "duchi:0.2,pm:0.3,sw:0.1",
+	"C3": "duchi:0.3,pm:0.1,sw:0.2",
+	"C4": "duchi:0.2,pm:0.1,sw:0.3",
+	"A":  "A1|A2|A3|A4",
+	"C":  "C1|C2|C3|C4",
+}
+
+// msAliases are the paper's mechanism names.
+var msAliases = map[string]string{"sr": "duchi", "lap": "laplace"}
+
+var msParamKeys = []string{"bins", "config", "group", "groups", "h", "laplace_clamp", "m", "out_buckets", "pm_lookup", "services", "smooth", "stop", "threads", "v"}
+
+// msService is one service of a cell: its registry name and budget.
+type msService struct {
+	name  string // registry name
+	label string // as written (an alias stays an alias)
+	eps   float64
+}
+
+// msConfig is a cell's parsed parameters.
+type msConfig struct {
+	services []msService
+	mechs    []mechanisms.Mechanism
+	// groups is nil when every user reports to every service.
+	groups     []estimators.UserGroup
+	groupNames []string // "1+2", ...
+	group      int      // -1: all users; else the scored group's index
+	post       estimators.PosteriorOptions
+	threads    int
+	bins       int
+	em         estimators.EMOptions
+	v          float64 // NaN if not given
+}
+
+func msParamError(key, format string, args ...any) error {
+	return fmt.Errorf("params.%s: %s", key, fmt.Sprintf(format, args...))
+}
+
+// parseMSConfig parses and checks a cell's parameters and builds its
+// mechanisms.
+func parseMSConfig(c *CellSpec) (*msConfig, error) {
+	p := c.Params
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !contains(msParamKeys, k) {
+			return nil, fmt.Errorf("params.%s: unknown parameter of kind multiservice (valid: %s)", k, strings.Join(msParamKeys, ", "))
+		}
+	}
+	cfg := &msConfig{group: -1, bins: estimators.DefaultBins, v: math.NaN()}
+	get := func(k string) (string, bool) {
+		v, ok := p[k]
+		return strings.TrimSpace(v), ok
+	}
+	atoi := func(k string, lo, hi int) (int, bool, error) {
+		s, ok := get(k)
+		if !ok {
+			return 0, false, nil
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi {
+			return 0, false, msParamError(k, "%q: want an integer in [%d, %d]", s, lo, hi)
+		}
+		return n, true, nil
+	}
+	boolean := func(k string, def bool) (bool, error) {
+		s, ok := get(k)
+		if !ok {
+			return def, nil
+		}
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return false, msParamError(k, "%q: want true or false", s)
+		}
+		return b, nil
+	}
+
+	// Services.
+	spec, ok := get("services")
+	if !ok || spec == "" {
+		return nil, msParamError("services", "is required: the services as \"duchi,laplace,pm,sw\", \"duchi:0.1,pm:0.2\" or a named configuration (%s)", strings.Join(msNamedList(), ", "))
+	}
+	if named, ok := msNamedServices[spec]; ok {
+		spec = named
+	}
+	alts := strings.Split(spec, "|")
+	if k, ok, err := atoi("config", 1, len(alts)); err != nil {
+		return nil, err
+	} else if ok {
+		spec = alts[k-1]
+	} else if len(alts) > 1 {
+		return nil, msParamError("services", "%q lists %d alternatives: choose one with params.config", p["services"], len(alts))
+	}
+	spec = strings.TrimSpace(spec)
+	if named, ok := msNamedServices[spec]; ok {
+		spec = named
+	}
+	explicit := 0
+	for i, e := range strings.Split(spec, ",") {
+		e = strings.TrimSpace(e)
+		name, budget, hasBudget := strings.Cut(e, ":")
+		name = strings.TrimSpace(name)
+		s := msService{label: name, name: name, eps: c.Eps}
+		if a, ok := msAliases[name]; ok {
+			s.name = a
+		}
+		if _, ok := mechanisms.Lookup(s.name); !ok {
+			return nil, msParamError("services", "entry %d %q: unknown mechanism %q (valid: %s; aliases sr, lap; named configurations %s)", i+1, e, name, strings.Join(mechanisms.Names(), ", "), strings.Join(msNamedList(), ", "))
+		}
+		if hasBudget {
+			eps, err := strconv.ParseFloat(strings.TrimSpace(budget), 64)
+			if err != nil || math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0 {
+				return nil, msParamError("services", "entry %d %q: the budget must be finite and > 0", i+1, e)
+			}
+			s.eps = eps
+			explicit++
+		}
+		cfg.services = append(cfg.services, s)
+	}
+	if m, ok, err := atoi("m", 1, 4096); err != nil {
+		return nil, err
+	} else if ok {
+		base := cfg.services
+		cfg.services = make([]msService, m)
+		for j := range cfg.services {
+			cfg.services[j] = base[j%len(base)]
+		}
+	}
+	if explicit == len(strings.Split(spec, ",")) {
+		var total float64
+		for _, s := range cfg.services {
+			total += s.eps
+		}
+		if math.Abs(total-c.Eps) > 1e-9*total {
+			return nil, fmt.Errorf("axes.eps = %v: every service of params.services = %q names its budget, so the cell's ε must be their total, %v (each user's budget over all services)", c.Eps, p["services"], roundBudget(total))
+		}
+	}
+	for _, s := range cfg.services {
+		m, err := mechanisms.New(s.name, s.eps)
+		if err != nil {
+			return nil, msParamError("services", "%v", err)
+		}
+		if _, err := estimators.NewUnbiaser(m); err != nil {
+			return nil, msParamError("services", "%v", err)
+		}
+		cfg.mechs = append(cfg.mechs, m)
+	}
+
+	// Groups.
+	if g, ok := get("groups"); ok {
+		subsets, names, err := parseMSGroups(g, len(cfg.services))
+		if err != nil {
+			return nil, err
+		}
+		cfg.groupNames = names
+		cfg.groups = splitMSGroups(c.N, subsets)
+		for gi, gr := range cfg.groups {
+			if gr.Hi == gr.Lo {
+				return nil, msParamError("groups", "group %d (%s) has no user at n = %d", gi+1, names[gi], c.N)
+			}
+		}
+	}
+	if g, ok := get("group"); ok && g != "all" {
+		if cfg.groups == nil {
+			return nil, msParamError("group", "%q needs params.groups", g)
+		}
+		n, err := strconv.Atoi(g)
+		if err != nil || n < 1 || n > len(cfg.groups) {
+			return nil, msParamError("group", "%q: want \"all\" or a group number in [1, %d]", g, len(cfg.groups))
+		}
+		cfg.group = n - 1
+	}
+
+	// Estimator options.
+	var err error
+	if cfg.post.Buckets, _, err = atoi("h", 2, 1<<16); err != nil {
+		return nil, err
+	}
+	if cfg.post.OutBuckets, _, err = atoi("out_buckets", 1, 1<<16); err != nil {
+		return nil, err
+	}
+	if s, ok := get("pm_lookup"); ok {
+		if s != estimators.PMLookupBucket && s != estimators.PMLookupAuthors {
+			return nil, msParamError("pm_lookup", "%q: want %q or %q (ERRATA E4.2)", s, estimators.PMLookupBucket, estimators.PMLookupAuthors)
+		}
+		cfg.post.PMLookup = s
+	}
+	if cfg.post.LaplaceClamp, err = boolean("laplace_clamp", false); err != nil {
+		return nil, err
+	}
+	if cfg.threads, _, err = atoi("threads", 1, 1024); err != nil {
+		return nil, err
+	}
+	if b, ok, err := atoi("bins", 2, 1<<15); err != nil {
+		return nil, err
+	} else if ok {
+		cfg.bins = b
+	}
+	smooth, err := boolean("smooth", true)
+	if err != nil {
+		return nil, err
+	}
+	cfg.em.NoSmooth = !smooth
+	if s, ok := get("stop"); ok {
+		switch estimators.StopRule(s) {
+		case estimators.StopAuthors, estimators.StopConverged:
+			cfg.em.Stop = estimators.StopRule(s)
+		default:
+			return nil, msParamError("stop", "%q: want %q or %q", s, estimators.StopAuthors, estimators.StopConverged)
+		}
+	}
+	cfg.em.Workers = cfg.threads
+	if s, ok := get("v"); ok {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v >= -1 && v <= 1) {
+			return nil, msParamError("v", "%q: want a number in [-1, 1]", s)
+		}
+		cfg.v = v
+	}
+	return cfg, nil
+}
+
+// roundBudget prints a sum of decimal budgets without the binary noise.
+func roundBudget(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
+
+func msNamedList() []string {
+	names := make([]string, 0, len(msNamedServices))
+	for k := range msNamedServices {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// parseMSGroups parses params.groups into the 0-based service subsets of
+// the groups and their names.
+func parseMSGroups(s string, m int) ([][]int, []string, error) {
+	if s == "fig8" {
+		if m != 4 {
+			return nil, nil, msParamError("groups", "\"fig8\" is the paper's G1–G11 over 4 services; the cell has %d", m)
+		}
+		s = "1+2,1+3,1+4,2+3,2+4,3+4,1+2+3,1+2+4,1+3+4,2+3+4,1+2+3+4"
+	}
+	var subsets [][]int
+	var names []string
+	for gi, g := range strings.Split(s, ",") {
+		g = strings.TrimSpace(g)
+		var set []int
+		for _, f := range strings.Split(g, "+") {
+			j, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || j < 1 || j > m {
+				return nil, nil, msParamError("groups", "group %d %q: %q is not a service number in [1, %d]", gi+1, g, f, m)
+			}
+			if slices.Contains(set, j-1) {
+				return nil, nil, msParamError("groups", "group %d %q names service %d twice", gi+1, g, j)
+			}
+			set = append(set, j-1)
+		}
+		sort.Ints(set)
+		subsets = append(subsets, set)
+		names = append(names, g)
+	}
+	return subsets, names, nil
+}
+
+// splitMSGroups cuts n users into len(subsets) contiguous groups of equal
+// size, the first n mod G one larger.
+func splitMSGroups(n int, subsets [][]int) []estimators.UserGroup {
+	g := len(subsets)
+	out := make([]estimators.UserGroup, g)
+	lo := 0
+	for i, s := range subsets {
+		size := n / g
+		if i < n%g {
+			size++
+		}
+		out[i] = estimators.UserGroup{Lo: lo, Hi: lo + size, Services: s}
+		lo += size
+	}
+	return out
+}
+
+// resolveService returns the 0-based index of the service named by ref in a
+// method name ("single-<ref>", "ems-<ref>"): a 1-based number, or a
+// mechanism name (registry name or the paper's alias), meaning the first
+// service that runs it.
+func (cfg *msConfig) resolveService(method, ref string) (int, error) {
+	if k, err := strconv.Atoi(ref); err == nil {
+		if k < 1 || k > len(cfg.services) {
+			return 0, fmt.Errorf("method %s: service %d out of range [1, %d]", method, k, len(cfg.services))
+		}
+		return k - 1, nil
+	}
+	name := ref
+	if a, ok := msAliases[ref]; ok {
+		name = a
+	}
+	for j, s := range cfg.services {
+		if s.name == name {
+			return j, nil
+		}
+	}
+	return 0, fmt.Errorf("method %s: no service runs %q (services: %s)", method, ref, cfg.describeServices())
+}
+
+func (cfg *msConfig) describeServices() string {
+	parts := make([]string, len(cfg.services))
+	for j, s := range cfg.services {
+		parts[j] = fmt.Sprintf("%d=%s:%v", j+1, s.label, s.eps)
+	}
+	return strings.Join(parts, ", ")
+}

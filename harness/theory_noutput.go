@@ -1,0 +1,62 @@
+package harness
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ldpbench/ldpbench/mechanisms"
+)
+
+// Further metrics of the theory kind, for Baek & Chung's theory figures
+// and tables (p0 spec §4.1), reached through a hook in theory.go:
+//
+//	worst_case_gain_pct  (V_ref/V - 1)·100, V the method's worst case and
+//	                     V_ref that of the mechanism named by the cell's
+//	                     "reference" parameter at the same ε: Figure 2's
+//	                     curve ("percentage deviation") with reference =
+//	                     "pm-sub", positive where the method is better. It
+//	                     is 100·(1/worst_case_ratio - 1).
+//	bits                 the mean length of one report in a fixed-length
+//	                     code, floats taking 32 bits (L518–520): ⌈log2 K⌉
+//	                     for K outputs (Table 2 for n-output, ERRATA E0.14),
+//	                     32 for a continuous report, and p·32 + (1-p)·bits
+//	                     of the discrete component for a mixture (HM, HM-TP,
+//	                     HM-NP: α·⌈log2 N⌉ + (1-α)·32, E0.12).
+var theoryExtraMetrics = []string{"worst_case_gain_pct", "bits"}
+
+// floatBits is the length of a float report (F of L518; 32 in L520).
+const floatBits = 32
+
+// usesReference reports whether a theory metric needs the cell's
+// reference mechanism.
+func usesReference(metric string) bool {
+	return metric == "worst_case_ratio" || metric == "worst_case_gain_pct"
+}
+
+// theoryExtra returns the value of one of theoryExtraMetrics; reference is
+// nil unless usesReference(metric).
+func theoryExtra(metric string, est, reference mechanisms.Estimate) (float64, bool) {
+	switch metric {
+	case "worst_case_gain_pct":
+		return (reference.WorstCaseVariance()/est.WorstCaseVariance() - 1) * 100, true
+	case "bits":
+		return reportBits(est, floatBits), true
+	}
+	return 0, false
+}
+
+// reportBits returns the mean number of bits of one report of m when a
+// float takes f bits.
+func reportBits(m mechanisms.Mechanism, f float64) float64 {
+	switch v := m.(type) {
+	case mechanisms.Mixture:
+		c, d, p := v.Components()
+		return p*reportBits(c, f) + (1-p)*reportBits(d, f)
+	case mechanisms.Discrete:
+		return float64(bits.Len(uint(len(v.Outputs()) - 1)))
+	}
+	if _, ok := m.(mechanisms.Continuous); ok {
+		return f
+	}
+	return math.NaN()
+}

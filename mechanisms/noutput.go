@@ -1,0 +1,1012 @@
+package mechanisms
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// NOutput is Baek & Chung's N-output mechanism (p0 spec §2.4–2.5, paper
+// Section 3): an input x in [-1, 1] is reported as one of N outputs
+//
+//	Ω = {-a_n, …, -a_1, a_1, …, a_n}          N = 2n,
+//	Ω = {-a_n, …, -a_1, 0, a_1, …, a_n}       N = 2n+1,
+//
+// 0 < a_1 < … < a_n. With e = e^ε, a free p0 in [0, p] (0 for even N),
+// p = (1-p0)/(e+2n-1), p* = ((e+1)p - (e-1)p0)/2 and t = (e-1)p, the knots
+// are x_j = t·a_j (a_n = 1/t, so x_n = 1; ERRATA E0.1: not t²·a_j) and, for
+// 0 ≤ x in [x_{j-1}, x_j] (eqs. (10)–(11)),
+//
+//	P[a_j | x]     = p + (x - x_{j-1})/(a_j - a_{j-1})     j ≥ 2,
+//	P[a_{j-1} | x] = p + (x_j - x)/(a_j - a_{j-1}),
+//
+// every other nonzero output p and 0 (odd N) p0; on [0, x_1] for odd N
+// P[±a_1 | x] and P[0 | x] move linearly from p*, p*, e·p0 at x = 0 to e·p,
+// p, p0 at x_1, and for even N one piece [-x_1, x_1] joins a_{-1} and a_1;
+// negative x by symmetry, P[a_i | x] = P[a_{-i} | -x]. Every probability of
+// a nonzero output lies in [p, e·p] and that of 0 in [p0, e·p0], each
+// attaining both ends, so the mechanism is ε-LDP with the ratio attained
+// (Theorem 1); the report is unbiased for any increasing a (the
+// probabilities sum to 1 and the mean is x at every knot, and both are
+// linear in between).
+//
+// The law has a useful split, used by the sampler and by [NOutput.Variance]:
+// with probability 1 - t = 2n·p + p0 the report is drawn from the flat part
+// (each nonzero output with weight p, 0 with weight p0), and with
+// probability t from an input-dependent part that, on a piece j ≥ 2 (or the
+// even piece around 0), rounds x/t at random to a_{j-1} or a_j with the
+// weights that make it unbiased. So a report costs one uniform, and the
+// variance is a sum of non-negative terms Σ_i P[a_i|x]·(a_i - x)², which
+// keeps its relative accuracy where it is small (large ε, where
+// -x² + (a_{i-1}+a_i)x - t·a_{i-1}a_i + 2p·Σa_j² of L310–314 cancels).
+//
+// On every piece the variance is a concave quadratic (coefficient of x² is
+// -1), so the worst case is the largest of the pieces' values at their
+// vertices clamped to the piece: exact, never a grid search.
+//
+// [NewNOutput] chooses N, Ω and p0 for ε by Algorithm 2 (corrected, E0.7):
+// N = 2 is Duchi et al.'s mechanism, N = 3 Three-Outputs with the p0 that
+// minimises its worst case, and every N from 4 up to the last for which
+// Theorem 4 gives an increasing sequence contributes its Theorem 4
+// configuration (odd N with p0 from eq. (12)) and its Theorem 5
+// configuration (stable recurrence, E0.9), each scored by its exact worst
+// case (spec §2.5). [NewNOutputN] fixes N. Reports are elements of
+// [NOutput.Outputs]; [NOutput.PerturbIndex] returns the index instead, the
+// ⌈log2 N⌉-bit symbol a client would send ([NOutput.Bits]).
+type NOutput struct {
+	name string
+	eps  float64
+	cfg  noConfig
+
+	outs  []float64 // Ω, increasing, len N
+	knots []float64 // x_1 … x_n, knots[n-1] = 1 exactly
+	// tw[j-1] = t/(x_j - x_{j-1}) = 1/(a_j - a_{j-1}) (t/(2x_1) for the
+	// even piece around 0): the extra mass on a_{j-1} is (x_j - x)·tw.
+	tw   []float64
+	off  int // outs[off+j] = a_j (j ≥ 1): n for odd N, n-1 for even
+	base float64
+	invP float64
+	// Odd N, piece 1: the extra masses of a_{-1} and 0 are
+	// cOpp·(x_1-x) and cZero·(x_1-x); the rest of t goes to a_1.
+	cOpp, cZero float64
+	// lut[c] is the first piece whose right knot is ≥ c/len(lut-1): the
+	// piece of x in [c/M, (c+1)/M) is found by a short scan from it.
+	lut  []int32
+	lutM float64
+
+	worst, worstX float64
+}
+
+var _ interface {
+	Mechanism
+	Variancer
+	Discrete
+} = (*NOutput)(nil)
+
+// NOutputMaxN is the largest N that [NewNOutput] considers. The optimal N
+// is about 17 at ε = 8 and about 250 at ε = 16; above ε ≈ 20 the cap binds
+// and the mechanism is the best one with at most this many outputs.
+const NOutputMaxN = 999
+
+// noConfig is one configuration of the N-output mechanism: N, p0 and the
+// positive outputs a_1 … a_n.
+type noConfig struct {
+	N, n  int
+	odd   bool
+	em1   float64 // e^ε - 1
+	p0, p float64
+	t     float64 // (e-1)p
+	dStar float64 // p* - p = (e-1)(p - p0)/2, ≥ 0
+	a     []float64
+	s2    float64 // Σ_{j=1}^n a_j²
+	// how the outputs were found: "duchi" (N = 2), "three-outputs"
+	// (N = 3), "theorem 4" or "theorem 5".
+	how           string
+	worst, worstX float64
+}
+
+// newConfig returns the configuration with N outputs, p0 (0 for even N)
+// and no outputs yet: p, t and p* - p from eqs. (7)–(11), L266, L270.
+func newConfig(em1 float64, N int, p0 float64) noConfig {
+	n := N / 2
+	odd := N%2 == 1
+	if !odd {
+		p0 = 0
+	}
+	// p = (1-p0)/(e+2n-1) = (1-p0)/(em1+2n); t = em1·p, written so that it
+	// stays finite (→ 1-p0) when em1 overflows.
+	c := noConfig{N: N, n: n, odd: odd, em1: em1, p0: p0}
+	c.p = (1 - p0) / (em1 + float64(2*n))
+	if odd && p0 >= 1/(em1+float64(N)) {
+		// p0 = p = 1/(e+N-1) exactly, so that p* = p and no probability
+		// falls below p by rounding.
+		c.p0 = 1 / (em1 + float64(N))
+		c.p = c.p0
+		p0 = c.p0
+	}
+	c.t = (1 - p0) / (1 + float64(2*n)/em1)
+	c.dStar = em1 * (c.p - p0) / 2
+	return c
+}
+
+// knot returns x_j (x_0 = 0, x_n = 1).
+func (c *noConfig) knot(j int) float64 {
+	switch {
+	case j <= 0:
+		return 0
+	case j >= c.n:
+		return 1
+	}
+	return c.t * c.a[j-1]
+}
+
+// valid reports whether the outputs are finite, positive and strictly
+// increasing (E0.8): then the configuration is an unbiased ε-LDP
+// mechanism.
+func (c *noConfig) valid() bool {
+	if len(c.a) != c.n || !(c.a[0] > 0) {
+		return false
+	}
+	for i, v := range c.a {
+		if math.IsInf(v, 0) || math.IsNaN(v) || (i > 0 && !(v > c.a[i-1])) {
+			return false
+		}
+	}
+	// Knots strictly increasing too (t·a_j may round onto its neighbour).
+	for j := 1; j < c.n; j++ {
+		if !(c.knot(j) > c.knot(j-1)) {
+			return false
+		}
+	}
+	return c.n == 1 || c.knot(c.n-1) < 1
+}
+
+func (c *noConfig) setOutputs(a []float64) {
+	c.a = a
+	c.s2 = 0
+	for _, v := range a {
+		c.s2 += v * v
+	}
+}
+
+// extras returns, for 0 ≤ x in piece i, the input-dependent masses (those
+// above the flat p or p0): on a_{i-1} (a_{-1} for i = 1), on 0 (odd N,
+// i = 1; else 0) and on a_i. They are non-negative and sum to t.
+func (c *noConfig) extras(i int, x float64) (lo, zero, hi float64) {
+	switch {
+	case i == 1 && c.odd:
+		x1 := c.knot(1)
+		r := (x1 - x) / x1 // 1 - x/x_1
+		s := x / x1
+		lo = c.dStar * r
+		zero = c.em1 * c.p0 * r
+		hi = c.dStar*r + c.t*s
+	default:
+		// (x_i - x)/(a_i - a_{i-1}) and (x - x_{i-1})/(a_i - a_{i-1}), with
+		// a_i - a_{i-1} written as (x_i - x_{i-1})/t: then lo + hi = t and
+		// the ends (lo, hi) = (t, 0) and (0, t) hold to rounding even when
+		// a piece is narrow, so every probability stays in [p, e^ε·p]. (The
+		// mean is then off by about ulp·a_n²/(a_i - a_{i-1}), far below any
+		// statistical error.) For even N, i = 1 is one piece [-x_1, x_1].
+		xl, xh := c.pieceEnds(i)
+		k := c.t / (xh - xl)
+		lo = (xh - x) * k
+		hi = (x - xl) * k
+	}
+	return lo, zero, hi
+}
+
+// pieceEnds returns the ends of piece i: [x_{i-1}, x_i], or [-x_1, x_1]
+// for i = 1 of even N.
+func (c *noConfig) pieceEnds(i int) (lo, hi float64) {
+	if i == 1 && !c.odd {
+		return -c.knot(1), c.knot(1)
+	}
+	return c.knot(i - 1), c.knot(i)
+}
+
+// lower returns the output below piece i's upper output: a_{i-1}, or
+// -a_1 for i = 1.
+func (c *noConfig) lower(i int) float64 {
+	if i == 1 {
+		return -c.a[0]
+	}
+	return c.a[i-2]
+}
+
+// varPiece returns Var[Y | x] for 0 ≤ x in piece i, as
+// Σ_k P[a_k|x]·(a_k - x)²: the flat part p·(2Σa_j² + 2n·x²) + p0·x², plus
+// the extra masses times their squared distances. No term is negative.
+func (c *noConfig) varPiece(i int, x float64) float64 {
+	lo, zero, hi := c.extras(i, x)
+	v := c.p*(2*c.s2+float64(2*c.n)*x*x) + c.p0*x*x
+	ai := c.a[i-1]
+	d1, d2 := c.lower(i)-x, ai-x
+	if i == 1 && c.odd {
+		d1 = -ai - x
+	}
+	return v + lo*d1*d1 + zero*x*x + hi*d2*d2
+}
+
+// vertex returns the maximiser of piece i's variance, a concave quadratic
+// -x² + b_i·x + k_i: b_i/2 with b_i = a_{i-1} + a_i (i ≥ 2), 0 (even N,
+// i = 1) and a_1·p0/p (odd N, i = 1: a_1(e·p + p - 2p*)/((e-1)p), L354).
+func (c *noConfig) vertex(i int) float64 {
+	switch {
+	case i >= 2:
+		return (c.a[i-2] + c.a[i-1]) / 2
+	case c.odd:
+		return c.a[0] * c.p0 / (2 * c.p)
+	}
+	return 0
+}
+
+// pieceMax returns the maximum of the variance over piece i and where it
+// is attained: the vertex clamped to the piece.
+func (c *noConfig) pieceMax(i int) (v, x float64) {
+	x = min(max(c.vertex(i), c.knot(i-1)), c.knot(i))
+	return c.varPiece(i, x), x
+}
+
+// score sets the exact worst case: the largest piece maximum.
+func (c *noConfig) score() {
+	c.worst, c.worstX = math.Inf(-1), 0
+	for i := 1; i <= c.n; i++ {
+		if v, x := c.pieceMax(i); v > c.worst {
+			c.worst, c.worstX = v, x
+		}
+	}
+}
+
+// theorem4 sets the outputs of Theorem 4 (L329–355): a_n = 1/t,
+// a_{n-1} = ((2t-1) - 8p·ΣP_iQ_i)/(1 + 8p·ΣP_i²)·a_n, and
+// a_i = (4t-2)a_{i+1} - a_{i+2}, with P, Q the same recurrence started
+// from (P_n, P_{n-1}) = (0, 1) and (Q_n, Q_{n-1}) = (1, 0). The recurrence
+// has |4t-2| < 2, so its errors grow at most linearly in n. buf is reused
+// if large enough.
+func (c *noConfig) theorem4(buf []float64) {
+	n := c.n
+	a := slices.Grow(buf[:0], n)[:n]
+	an := 1 / c.t
+	a[n-1] = an
+	if n >= 2 {
+		k := 4*c.t - 2
+		// P_i, Q_i for i = n, n-1, …, 1; only the sums are kept.
+		pN, pN1 := 0.0, 1.0 // P_{i+2}, P_{i+1}
+		qN, qN1 := 1.0, 0.0
+		sPQ, sPP := 0.0, 1.0 // the i = n-1 and i = n terms
+		for i := n - 2; i >= 1; i-- {
+			pi := k*pN1 - pN
+			qi := k*qN1 - qN
+			sPQ += pi * qi
+			sPP += pi * pi
+			pN, pN1 = pN1, pi
+			qN, qN1 = qN1, qi
+		}
+		a[n-2] = ((2*c.t - 1) - 8*c.p*sPQ) / (1 + 8*c.p*sPP) * an
+		for i := n - 3; i >= 0; i-- {
+			a[i] = k*a[i+1] - a[i+2]
+		}
+	}
+	c.setOutputs(a)
+	c.how = "theorem 4"
+}
+
+// theorem5 sets the outputs of Theorem 5 (L370–380): a_n = 1/t,
+// a_i = C_i·a_{i+1}, C_1 = 1/(4t-1) (even N) or 1/(4t-2) (odd N), and
+// C_{i+1} = 1/((2t-1) + √((2t-1)² + K_i)), K_i = C_i² + 2C_i - 4t·C_i: the
+// positive root of K_i·C² + (4t-2)C - 1 = 0 written without the
+// cancellation of the printed form (ERRATA E0.9). It returns false unless
+// 0 < C_i < 1 for every i. The caller sets p0 = p for odd N
+// (p = 1/(e+N-1)).
+func (c *noConfig) theorem5(buf []float64) bool {
+	n := c.n
+	a := slices.Grow(buf[:0], n)[:n]
+	// C_1 … C_{n-1} are stored in a[0 … n-2] first, then turned into a.
+	cc := 1 / (4*c.t - 1)
+	if c.odd {
+		cc = 1 / (4*c.t - 2)
+	}
+	h := 2*c.t - 1
+	for i := 0; i < n-1; i++ {
+		if !(cc > 0 && cc < 1) {
+			return false
+		}
+		a[i] = cc
+		d := h*h + cc*(cc+2-4*c.t)
+		if !(d >= 0) {
+			if i < n-2 {
+				return false
+			}
+			break
+		}
+		cc = 1 / (h + math.Sqrt(d))
+	}
+	a[n-1] = 1 / c.t
+	for i := n - 2; i >= 0; i-- {
+		a[i] *= a[i+1]
+	}
+	c.setOutputs(a)
+	c.how = "theorem 5"
+	return true
+}
+
+// gap returns Var_n(x_n*) - Var_1(x_1*), the pieces' maxima (clamped
+// vertices) of the last and the first piece, whose sign decides between
+// Theorems 4 and 5 and which eq. (12) sets to 0.
+func (c *noConfig) gap() float64 {
+	vn, _ := c.pieceMax(c.n)
+	v1, _ := c.pieceMax(1)
+	return vn - v1
+}
+
+// nOutputDuchi returns the N = 2 configuration: Duchi et al.'s mechanism,
+// a_1 = 1/t = (e+1)/(e-1).
+func nOutputDuchi(em1 float64) noConfig {
+	c := newConfig(em1, 2, 0)
+	c.setOutputs([]float64{1 / c.t})
+	c.how = "duchi"
+	c.score()
+	return c
+}
+
+// nOutputThree returns the N = 3 configuration (L384–387): one piece
+// [0, 1], a_1 = 1/t, and p0 = q in [0, 1/(e+2)] minimising the worst case,
+// Var_1 at min(1, x_1*). It is Three-Outputs with P[0 | 0] = e^ε·q.
+//
+// With p = (1-q)/(e+1) one has p* = (1 - e·q)/2, x_1* = a_1·q/(2p) and,
+// while x_1* < 1, a worst case Var_1(x_1*) = a_1²·(q²/(4p²) + 2p*)
+// proportional to h(q) = (e+1)²q²/(4(1-q)⁴) + (1-e·q)/(1-q)², whose
+// derivative has the sign of
+//
+//	φ(q) = (e+1)²·q(1+q)/2 + (2 - e - e·q)(1-q)²,
+//
+// negative at q = 0 exactly when ε > ln 2. When x_1* ≥ 1 the worst case is
+// Var_1(1) = (e+1)²/((e-1)²(1-q)) - 1, increasing in q. So the minimum is
+// at the root of φ, at the q where x_1* reaches 1, or at an end: these are
+// scored exactly and the best is kept (a golden-section minimum serves as a
+// safeguard and replaces it only if better by more than rounding). Roots
+// are bisected to adjacent floats, so p0 is exact to rounding (a golden
+// section alone would find it to about 1e-8 only, which shows in HM-NP,
+// whose worst case is not stationary in p0).
+func nOutputThree(em1 float64) noConfig {
+	f := func(p0 float64) noConfig {
+		c := newConfig(em1, 3, p0)
+		c.setOutputs([]float64{1 / c.t})
+		c.how = "three-outputs"
+		c.score()
+		return c
+	}
+	e := em1 + 1
+	hi := 1 / (em1 + 3) // p0 = p: p0 = 1/(e+2)
+	qs := []float64{0, hi}
+	root := func(g func(float64) float64) {
+		lo, up := 0.0, hi
+		glo, gup := g(lo), g(up)
+		if !(glo < 0 && gup > 0) {
+			return
+		}
+		for range 2000 {
+			mid := lo + (up-lo)/2
+			if !(mid > lo && mid < up) {
+				break
+			}
+			if g(mid) < 0 {
+				lo = mid
+			} else {
+				up = mid
+			}
+		}
+		qs = append(qs, lo, up)
+	}
+	root(func(q float64) float64 {
+		return (e+1)*(e+1)*q*(1+q)/2 + (2-e-e*q)*(1-q)*(1-q)
+	})
+	// x_1* = q(e+1)²/(2(e-1)(1-q)²) = 1.
+	root(func(q float64) float64 {
+		return q*(e+1)*(e+1) - 2*em1*(1-q)*(1-q)
+	})
+	const g = 0.6180339887498949 // (√5-1)/2
+	lo, up := 0.0, hi
+	x1, x2 := up-g*(up-lo), lo+g*(up-lo)
+	f1, f2 := f(x1).worst, f(x2).worst
+	for range 200 {
+		if !(up-lo > 1e-17*up) {
+			break
+		}
+		if f1 < f2 {
+			up, x2, f2 = x2, x1, f1
+			x1 = up - g*(up-lo)
+			f1 = f(x1).worst
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + g*(up-lo)
+			f2 = f(x2).worst
+		}
+	}
+	best := f(qs[0])
+	for _, q := range qs[1:] {
+		if c := f(q); c.worst < best.worst {
+			best = c
+		}
+	}
+	// The objective is flat at its minimum: the golden-section point wins
+	// only by more than rounding.
+	if c := f((lo + up) / 2); c.worst < best.worst*(1-1e-12) {
+		best = c
+	}
+	return best
+}
+
+// nOutputOddP0 returns the Theorem 4 configuration of odd N ≥ 5 with p0
+// from eq. (12): p0 in [0, p] with Var_n(x_n*) = Var_1(x_1*) when the gap
+// changes sign on [0, p], found by bisection to adjacent floats; p0 = p
+// when Var_n < Var_1 throughout (the argmin of |gap| is then at p). ok is
+// false when Var_n > Var_1 even at p0 = 0 (N is too large, L364) or the
+// outputs are not increasing.
+func nOutputOddP0(em1 float64, N int, buf []float64) (noConfig, bool) {
+	// gapAt builds the Theorem 4 configuration at p0 in buf (scratch) and
+	// returns its gap, or ok = false if its outputs do not increase.
+	gapAt := func(p0 float64) (g float64, ok bool) {
+		c := newConfig(em1, N, p0)
+		c.theorem4(buf)
+		buf = c.a
+		if !c.valid() {
+			return 0, false
+		}
+		return c.gap(), true
+	}
+	final := func(p0 float64) (noConfig, bool) {
+		c := newConfig(em1, N, p0)
+		c.theorem4(nil)
+		if !c.valid() {
+			return c, false
+		}
+		c.score()
+		return c, true
+	}
+	pmax := 1 / (em1 + float64(N))
+	gHi, ok := gapAt(pmax)
+	if !ok {
+		return noConfig{}, false
+	}
+	if gHi < 0 {
+		return final(pmax)
+	}
+	if g0, ok := gapAt(0); !ok || g0 > 0 {
+		return noConfig{}, false
+	}
+	lo, hi := 0.0, pmax
+	gLo := math.Inf(-1)
+	for range 2000 {
+		mid := lo + (hi-lo)/2
+		if !(mid > lo && mid < hi) {
+			break
+		}
+		g, ok := gapAt(mid)
+		if !ok {
+			return noConfig{}, false
+		}
+		if g < 0 {
+			lo, gLo = mid, g
+		} else {
+			hi, gHi = mid, g
+		}
+	}
+	if math.Abs(gLo) < math.Abs(gHi) {
+		return final(lo)
+	}
+	return final(hi)
+}
+
+// nOutputCandidates returns every configuration Algorithm 2 (corrected,
+// E0.7, in the form of p0 spec §2.5) considers at budget eps: N = 2, N = 3,
+// and for N = 4, 5, … the Theorem 4 configuration (odd N: p0 from eq. (12))
+// and the Theorem 5 configuration, each when valid, until the Theorem 4
+// sequence at p = 1/(e+N-1) is no longer increasing (or N exceeds maxN).
+// Each candidate carries its exact worst case. If only is ≥ 2, only that N
+// is built.
+func nOutputCandidates(eps float64, only, maxN int) []noConfig {
+	em1 := math.Expm1(eps)
+	var out []noConfig
+	if only == 0 || only == 2 {
+		out = append(out, nOutputDuchi(em1))
+	}
+	if only == 0 || only == 3 {
+		out = append(out, nOutputThree(em1))
+	}
+	var buf []float64
+	first, last := 4, maxN
+	if only != 0 {
+		first, last = max(only, 4), only
+	}
+	for N := first; N <= last; N++ {
+		odd := N%2 == 1
+		// The loop test of Algorithm 2: Theorem 4 at p = 1/(e+N-1)
+		// (p0 = p for odd N).
+		p0 := 0.0
+		if odd {
+			p0 = 1 / (em1 + float64(N))
+		}
+		c0 := newConfig(em1, N, p0)
+		c0.theorem4(buf)
+		buf = c0.a
+		switch {
+		case !c0.valid():
+			if only == 0 {
+				return out // N_max passed: Algorithm 2 stops
+			}
+		case !odd:
+			c := c0
+			c.a = slices.Clone(c0.a)
+			c.score()
+			out = append(out, c)
+		default:
+			if c, ok := nOutputOddP0(em1, N, buf); ok {
+				out = append(out, c)
+			}
+		}
+		c5 := newConfig(em1, N, p0)
+		if c5.theorem5(nil) && c5.valid() {
+			c5.score()
+			out = append(out, c5)
+		}
+	}
+	return out
+}
+
+// bestConfig returns the candidate with the smallest worst case; worst
+// cases within a relative 1e-9 of each other are ties, won by the smaller
+// N (fewer bits), then by the smaller worst case.
+func bestConfig(cs []noConfig) noConfig {
+	best := cs[0]
+	for _, c := range cs[1:] {
+		switch {
+		case c.worst < best.worst*(1-1e-9):
+			best = c
+		case c.worst <= best.worst*(1+1e-9) && (c.N < best.N || (c.N == best.N && c.worst < best.worst)):
+			best = c
+		}
+	}
+	return best
+}
+
+// NewNOutput returns the N-output mechanism at budget eps with N, Ω and p0
+// chosen to minimise the worst-case variance (Algorithm 2 corrected, p0
+// spec §2.5), registered as "n-output". N is 2 (Duchi) for ε up to about
+// ln 2, 3 (Three-Outputs) up to about 2.5, and grows with ε (Table 2;
+// [NOutputMaxN] caps it).
+func NewNOutput(eps float64) (*NOutput, error) {
+	if err := checkEpsilon("n-output", eps); err != nil {
+		return nil, err
+	}
+	return newNOutput("n-output", eps, bestConfig(nOutputCandidates(eps, 0, NOutputMaxN))), nil
+}
+
+// NewNOutputN returns the N-output mechanism with N outputs at budget eps
+// (for the figures that sweep N), registered name "n-output": for N = 2
+// Duchi's, for N = 3 Three-Outputs with its optimal p0, and for N ≥ 4 the
+// better of its Theorem 4 and Theorem 5 configurations. It is an error if
+// neither is valid (N too large for ε: the outputs would not increase).
+func NewNOutputN(eps float64, N int) (*NOutput, error) {
+	if err := checkEpsilon("n-output", eps); err != nil {
+		return nil, err
+	}
+	if N < 2 || N > 1<<16 {
+		return nil, &ParamError{Mechanism: "n-output", Param: "N", Value: float64(N), Reason: "must be an integer in [2, 65536]"}
+	}
+	cs := nOutputCandidates(eps, N, N)
+	if len(cs) == 0 {
+		return nil, &ParamError{Mechanism: "n-output", Param: "N", Value: float64(N),
+			Reason: fmt.Sprintf("no valid configuration at ε = %v: neither Theorem 4 nor Theorem 5 gives increasing outputs (N too large for ε)", eps)}
+	}
+	return newNOutput("n-output", eps, bestConfig(cs)), nil
+}
+
+// newNOutput builds the mechanism and its sampling tables from a scored
+// configuration.
+func newNOutput(name string, eps float64, c noConfig) *NOutput {
+	n := c.n
+	m := &NOutput{name: name, eps: eps, cfg: c, worst: c.worst, worstX: c.worstX}
+	m.off = n - 1
+	if c.odd {
+		m.off = n
+	}
+	m.outs = make([]float64, c.N)
+	for j := 1; j <= n; j++ {
+		m.outs[m.off+j] = c.a[j-1]
+		m.outs[n-j] = -c.a[j-1]
+	}
+	m.knots = make([]float64, n)
+	m.tw = make([]float64, n)
+	for j := 1; j <= n; j++ {
+		m.knots[j-1] = c.knot(j)
+		xl, xh := c.pieceEnds(j)
+		m.tw[j-1] = c.t / (xh - xl) // unused for j = 1 of odd N
+	}
+	if c.odd {
+		x1 := c.knot(1)
+		m.cOpp = c.dStar / x1
+		m.cZero = c.em1 * c.p0 / x1
+	}
+	m.base = float64(2*n)*c.p + c.p0
+	m.invP = 1 / c.p
+	// The lookup table: 2n cells (at least 16), each pointing at the piece
+	// of its left end.
+	cells := max(16, 2*n)
+	m.lutM = float64(cells)
+	m.lut = make([]int32, cells+1)
+	j := 0
+	for k := range m.lut {
+		x := float64(k) / m.lutM
+		for j < n-1 && x > m.knots[j] {
+			j++
+		}
+		m.lut[k] = int32(j)
+	}
+	return m
+}
+
+// Name returns the registry name.
+func (m *NOutput) Name() string { return m.name }
+
+// Epsilon returns the privacy budget.
+func (m *NOutput) Epsilon() float64 { return m.eps }
+
+// Domain returns [-1, 1].
+func (m *NOutput) Domain() (lo, hi float64) { return -1, 1 }
+
+// N returns the number of outputs.
+func (m *NOutput) N() int { return m.cfg.N }
+
+// Bits returns ⌈log2 N⌉, the length of a report's index in a fixed-length
+// code (Table 2 prints ⌊log2 N⌋+1, one more when N is a power of two,
+// ERRATA E0.14).
+func (m *NOutput) Bits() int { return bits.Len(uint(m.cfg.N - 1)) }
+
+// P returns p, the smallest probability of a nonzero output.
+func (m *NOutput) P() float64 { return m.cfg.p }
+
+// P0 returns p0, the smallest probability of the output 0 (0 for even N).
+func (m *NOutput) P0() float64 { return m.cfg.p0 }
+
+// T returns t = (e^ε-1)p, the probability of the input-dependent part.
+func (m *NOutput) T() float64 { return m.cfg.t }
+
+// Construction returns how Ω was found: "duchi" (N = 2), "three-outputs"
+// (N = 3), "theorem 4" or "theorem 5".
+func (m *NOutput) Construction() string { return m.cfg.how }
+
+// Knots returns the inputs at which the output probabilities have kinks,
+// in increasing order: ±x_j = ±t·a_j for j = 1 … n (x_n = 1) and 0 (odd N).
+// Every output's probability attains its extremes (p and e^ε·p, or p0 and
+// e^ε·p0) at some of them, so an exact ε-LDP check needs them in its input
+// grid.
+func (m *NOutput) Knots() []float64 {
+	k := make([]float64, 0, 2*len(m.knots)+1)
+	for j := len(m.knots) - 1; j >= 0; j-- {
+		k = append(k, -m.knots[j])
+	}
+	if m.cfg.odd {
+		k = append(k, 0)
+	}
+	return append(k, m.knots...)
+}
+
+// piece returns the piece j (1 … n) of ax in [0, 1]: the smallest j with
+// ax ≤ x_j.
+func (m *NOutput) piece(ax float64) int {
+	j := int(m.lut[int(ax*m.lutM)])
+	for ax > m.knots[j] {
+		j++
+	}
+	return j + 1
+}
+
+// index returns the index in Outputs() of the report of x for the uniform
+// u in [0, 1): u < 1-t draws from the flat part (index ⌊u/p⌋ among the
+// nonzero outputs, or 0 for odd N), the rest from the input-dependent part
+// of x's piece. Perturb and PerturbBatch both use it.
+//
+// Both parts' indices are computed and one is selected without a branch
+// (the case split is random and a mispredicted branch costs as much as a
+// report); only the scan for the piece branches, and it rarely moves.
+func (m *NOutput) index(x, u float64) int {
+	N := m.cfg.N
+	n := m.cfg.n
+	// The flat part: k = ⌊u/p⌋ for u < 1-t (clamped, as u·(1/p) may round
+	// up to 2n); for odd N, indices from n on skip the output 0, which
+	// takes k = 2n.
+	k := min(int(u*m.invP), 2*n-1+b2i(m.cfg.odd))
+	flat := k
+	if m.cfg.odd {
+		flat = k + b2i(k >= n)
+		if k >= 2*n {
+			flat = n
+		}
+	}
+	// The input-dependent part, for x ≥ 0 and then mirrored.
+	v := u - m.base
+	ax := math.Abs(x)
+	j := m.piece(ax)
+	r := m.knots[j-1] - ax
+	extra := m.off + j - b2i(v < r*m.tw[j-1]) // a_j or a_{j-1}
+	if m.cfg.odd && j == 1 {
+		// a_{-1}, 0 or a_1 by the masses cOpp·r, cZero·r and the rest.
+		mOpp := m.cOpp * r
+		extra = n + 1 - b2i(v < mOpp+m.cZero*r) - b2i(v < mOpp)
+	}
+	if x < 0 {
+		extra = N - 1 - extra
+	}
+	if u < m.base {
+		extra = flat
+	}
+	return extra
+}
+
+// PerturbIndex returns the index in Outputs() of one report of x: the
+// symbol a client sends. It draws one uniform.
+func (m *NOutput) PerturbIndex(x float64, rng *rand.Rand) int {
+	return m.index(x, rng.Float64())
+}
+
+// Perturb returns one report of x, an element of Outputs(), drawing one
+// uniform.
+func (m *NOutput) Perturb(x float64, rng *rand.Rand) float64 {
+	return m.outs[m.index(x, rng.Float64())]
+}
+
+// PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.
+func (m *NOutput) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
+	if err := checkInputs(m.name, xs, -1, 1); err != nil {
+		return err
+	}
+	dst = batchDst(dst, len(xs))
+	var us [batchBlock]float64
+	for len(xs) > 0 {
+		k := min(len(xs), batchBlock)
+		u, x, d := us[:k], xs[:k], dst[:k]
+		drawUniforms(u, rng)
+		for i := range d {
+			d[i] = m.outs[m.index(x[i], u[i])]
+		}
+		xs, dst = xs[k:], dst[k:]
+	}
+	return nil
+}
+
+// PerturbIndexBatch writes the output index of a report of xs[i] to
+// dst[i], drawing exactly what PerturbBatch draws (so the indices are
+// those of PerturbBatch's reports).
+func (m *NOutput) PerturbIndexBatch(dst []int, xs []float64, rng *rand.Rand) error {
+	if err := checkInputs(m.name, xs, -1, 1); err != nil {
+		return err
+	}
+	if len(dst) < len(xs) {
+		panic("mechanisms: PerturbIndexBatch: dst is shorter than xs")
+	}
+	var us [batchBlock]float64
+	for len(xs) > 0 {
+		k := min(len(xs), batchBlock)
+		u := us[:k]
+		drawUniforms(u, rng)
+		for i, x := range xs[:k] {
+			dst[i] = m.index(x, u[i])
+		}
+		xs, dst = xs[k:], dst[k:]
+	}
+	return nil
+}
+
+// Variance returns Var[Y | x] = Σ_i P[a_i|x]·(a_i - x)², the noise variance
+// of L310–314 in a form without cancellation.
+func (m *NOutput) Variance(x float64) float64 {
+	ax := min(math.Abs(x), 1)
+	return m.cfg.varPiece(m.piece(ax), ax)
+}
+
+// WorstCaseVariance returns max over [-1, 1] of Variance: the largest of
+// the pieces' maxima, each at its vertex clamped to the piece.
+func (m *NOutput) WorstCaseVariance() float64 { return m.worst }
+
+// WorstCaseInput returns an |x| in [0, 1] at which the variance is largest.
+func (m *NOutput) WorstCaseInput() float64 { return m.worstX }
+
+// Outputs returns Ω in increasing order. The slice belongs to the
+// mechanism.
+func (m *NOutput) Outputs() []float64 { return m.outs }
+
+// Probabilities writes P[Outputs()[i] | x] to dst[i] (eqs. (10)–(11)).
+func (m *NOutput) Probabilities(x float64, dst []float64) {
+	m.probabilities(x, m.piece(min(math.Abs(x), 1)), dst)
+}
+
+// probabilities writes the law of the report of x given its piece j.
+func (m *NOutput) probabilities(x float64, j int, dst []float64) {
+	c := &m.cfg
+	N, n := c.N, c.n
+	dst = dst[:N]
+	for i := range dst {
+		dst[i] = c.p
+	}
+	if c.odd {
+		dst[n] = c.p0
+	}
+	ax := math.Abs(x)
+	lo, zero, hi := c.extras(j, ax)
+	iHi := m.off + j
+	iLo := iHi - 1
+	if j == 1 && c.odd {
+		iLo = n - 1
+		dst[n] += zero
+	}
+	if x < 0 {
+		iHi, iLo = N-1-iHi, N-1-iLo
+	}
+	dst[iLo] += lo
+	dst[iHi] += hi
+}
+
+// ProbabilityOf returns P[Outputs()[i] | x].
+func (m *NOutput) ProbabilityOf(i int, x float64) float64 {
+	c := &m.cfg
+	N, n := c.N, c.n
+	if x < 0 {
+		x, i = -x, N-1-i
+	}
+	ax := min(x, 1)
+	j := m.piece(ax)
+	lo, zero, hi := c.extras(j, ax)
+	iHi := m.off + j
+	iLo := iHi - 1
+	if j == 1 && c.odd {
+		iLo = n - 1
+		if i == n {
+			return c.p0 + zero
+		}
+	}
+	switch {
+	case i == iHi:
+		return c.p + hi
+	case i == iLo:
+		return c.p + lo
+	case c.odd && i == n:
+		return c.p0
+	}
+	return c.p
+}
+
+// AverageProbability returns the average of P[Outputs()[i] | x] over x
+// uniform on [xlo, xhi] (the value at xlo when xlo = xhi), exactly: the
+// probability is linear between the knots, so the average is the
+// length-weighted sum of its values at the midpoints of the pieces of
+// [xlo, xhi] cut at the knots where it can bend (those next to output i
+// and 0). This is Θ^N of the paper's eq. (21) (ERRATA E0.19).
+func (m *NOutput) AverageProbability(i int, xlo, xhi float64) float64 {
+	if !(xhi > xlo) {
+		return m.ProbabilityOf(i, xlo)
+	}
+	n := m.cfg.n
+	// The output's magnitude index j: Outputs()[i] = ±a_j (j = 0 for the
+	// output 0 of odd N).
+	var j int
+	switch {
+	case i > m.off:
+		j = i - m.off
+	case m.cfg.odd && i == n:
+		j = 0
+	default:
+		j = n - i
+	}
+	var cuts [8]float64
+	k := 0
+	add := func(x float64) {
+		if x > xlo && x < xhi {
+			cuts[k] = x
+			k++
+		}
+	}
+	add(0)
+	for _, jj := range [3]int{j - 1, j, j + 1} {
+		if jj >= 1 && jj <= n {
+			add(m.knots[jj-1])
+			add(-m.knots[jj-1])
+		}
+	}
+	// Even N: a_{±1} bend at ∓x_1 as well (covered above with jj = 1).
+	cs := cuts[:k]
+	slices.Sort(cs)
+	sum, prev := 0.0, xlo
+	for _, c := range cs {
+		sum += (c - prev) * m.ProbabilityOf(i, prev+(c-prev)/2)
+		prev = c
+	}
+	sum += (xhi - prev) * m.ProbabilityOf(i, prev+(xhi-prev)/2)
+	return sum / (xhi - xlo)
+}
+
+// NOutputAuthorsKnots is a deliberately broken N-output mechanism, kept
+// only to show that the checks catch it: it is the mechanism of
+// [NewNOutputN] with the piece of an input chosen by the breakpoints
+// t·x_j = t²·a_j instead of x_j = t·a_j, as in the authors' public code
+// (n_output.py, prob_x; ERRATA E0.1), while the piece formulas keep the
+// correct knots. For N ≥ 4 an input then falls into a higher piece whose
+// formula is extrapolated: some "probabilities" are negative or exceed
+// e^ε·p, the reports are not ε-LDP, and inverse-CDF sampling from that
+// vector (clamped at the last output, as a cumulative search does) is
+// biased. For N ≤ 3 there is one piece and nothing changes. It is not
+// registered; its Variance is the correct mechanism's (what the code
+// claims).
+type NOutputAuthorsKnots struct {
+	*NOutput
+	bad []float64 // the breakpoints t·x_j used to pick the piece
+}
+
+// NewNOutputAuthorsKnots returns the broken compat variant of
+// NewNOutputN(eps, N), named "n-output-authors-knots".
+func NewNOutputAuthorsKnots(eps float64, N int) (*NOutputAuthorsKnots, error) {
+	m, err := NewNOutputN(eps, N)
+	if err != nil {
+		return nil, err
+	}
+	m.name = "n-output-authors-knots"
+	bad := make([]float64, len(m.knots))
+	for j, x := range m.knots {
+		bad[j] = m.cfg.t * x
+	}
+	return &NOutputAuthorsKnots{NOutput: m, bad: bad}, nil
+}
+
+// badPiece is the authors' piece of ax: the first j with ax ≤ t·x_j, else
+// the last.
+func (m *NOutputAuthorsKnots) badPiece(ax float64) int {
+	for j, b := range m.bad {
+		if ax <= b {
+			return j + 1
+		}
+	}
+	return len(m.bad)
+}
+
+// Probabilities writes the authors' vector: the formulas of the wrong
+// piece.
+func (m *NOutputAuthorsKnots) Probabilities(x float64, dst []float64) {
+	m.probabilities(x, m.badPiece(min(math.Abs(x), 1)), dst)
+}
+
+// Perturb samples the authors' vector by inverse CDF on one uniform (the
+// first output whose cumulative sum exceeds u, else the last).
+func (m *NOutputAuthorsKnots) Perturb(x float64, rng *rand.Rand) float64 {
+	u := rng.Float64()
+	var buf [64]float64
+	ps := buf[:0]
+	if m.N() > len(buf) {
+		ps = make([]float64, m.N())
+	} else {
+		ps = buf[:m.N()]
+	}
+	m.Probabilities(x, ps)
+	cum := 0.0
+	for i, p := range ps {
+		cum += p
+		if u < cum {
+			return m.outs[i]
+		}
+	}
+	return m.outs[len(m.outs)-1]
+}
+
+// PerturbBatch writes a report of xs[i] to dst[i].
+func (m *NOutputAuthorsKnots) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
+	if err := checkInputs(m.name, xs, -1, 1); err != nil {
+		return err
+	}
+	dst = batchDst(dst, len(xs))
+	for i, x := range xs {
+		dst[i] = m.Perturb(x, rng)
+	}
+	return nil
+}
