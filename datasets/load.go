@@ -40,13 +40,25 @@ const maxLine = 16 << 20
 // The last wraps the underlying error, so errors.Is(err, fs.ErrNotExist)
 // works.
 func LoadColumn(path string, column int, sep string) ([]float64, error) {
-	return loadColumn(path, column, sep, 0, nil)
+	return loadColumn(path, column, sep, 0, nil, fileLayout{})
+}
+
+// fileLayout describes what a file holds besides numbers.
+type fileLayout struct {
+	// header skips the first data line (a column header).
+	header bool
+	// missing is a field value that marks a missing number ("?" in the UCI
+	// household power file); such rows are dropped and counted.
+	missing string
+	// rows, when > 0, reads only the first rows data lines, counting those
+	// with missing values (the Voltage recipe of datasets.md §3.2).
+	rows int
 }
 
 // loadColumn reads at most limit values (all when limit ≤ 0). check, if not
 // nil, vets every parsed value; its error is reported with file, line and
 // column like a parse error.
-func loadColumn(path string, column int, sep string, limit int, check func(float64) error) ([]float64, error) {
+func loadColumn(path string, column int, sep string, limit int, check func(float64) error, layout fileLayout) ([]float64, error) {
 	if column < 0 {
 		return nil, fmt.Errorf("%s: column must be >= 0, got %d", path, column)
 	}
@@ -67,7 +79,8 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var out []float64
-	line := 0
+	line, dataLines := 0, 0
+	skipHeader := layout.header
 	for sc.Scan() {
 		line++
 		b := bytes.TrimRight(sc.Bytes(), "\r")
@@ -75,9 +88,20 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
+		if skipHeader {
+			skipHeader = false
+			continue
+		}
+		if layout.rows > 0 && dataLines == layout.rows {
+			break
+		}
+		dataLines++
 		field, nf, ok := split(b, column)
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: column %d missing: line has %s (columns 0-%d)", path, line, column, plural(nf, "field"), nf-1)
+		}
+		if layout.missing != "" && string(field) == layout.missing {
+			continue
 		}
 		s := string(field)
 		x, perr := strconv.ParseFloat(s, 64)

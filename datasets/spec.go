@@ -84,9 +84,15 @@ type Spec struct {
 	Path        string  `toml:"path"`
 	Column      int     `toml:"column"`
 	Sep         string  `toml:"sep"`
-	Normalise   string  `toml:"normalise"`
-	Clip        bool    `toml:"clip"`
-	Substitute  bool    `toml:"substitute"`
+	// Header skips the file's first data line; Missing names a field value
+	// that marks a missing number (the row is dropped); Rows reads only the
+	// first Rows data lines, missing ones included (source "file" only).
+	Header     bool   `toml:"header" json:",omitempty"`
+	Missing    string `toml:"missing" json:",omitempty"`
+	Rows       int    `toml:"rows" json:",omitempty"`
+	Normalise  string `toml:"normalise"`
+	Clip       bool   `toml:"clip"`
+	Substitute bool   `toml:"substitute"`
 	// Dims is omitted from JSON when 0, so that the hash of a harness spec
 	// without the key is the one it had before the key existed.
 	Dims int `toml:"dims" json:"Dims,omitempty"`
@@ -164,6 +170,7 @@ func (s Spec) Validate() error {
 		used["lo"], used["hi"] = true, true
 	case SourceFile:
 		used["path"], used["column"], used["sep"] = true, true, true
+		used["header"], used["missing"], used["rows"] = true, true, true
 		if r.Normalise == RuleFixed {
 			used["lo"], used["hi"], used["clip"] = true, true, true
 		}
@@ -235,6 +242,9 @@ func (s Spec) Validate() error {
 		if r.Column < 0 {
 			bad("column", "must be >= 0 (0-based), got %d", r.Column)
 		}
+		if r.Rows < 0 {
+			bad("rows", "must be >= 0 (0 = all), got %d", r.Rows)
+		}
 		if _, err := splitter(r.Sep); err != nil {
 			bad("sep", "%v", err)
 		}
@@ -251,7 +261,8 @@ func (s Spec) Validate() error {
 		{"a", s.A != 0}, {"b", s.B != 0}, {"mu", s.Mu != 0}, {"sigma", s.Sigma != 0},
 		{"lo", s.Lo != 0}, {"hi", s.Hi != 0}, {"amplitude", s.Amplitude != 0},
 		{"frequency", s.Frequency != 0}, {"path", s.Path != ""}, {"column", s.Column != 0},
-		{"sep", s.Sep != ""}, {"clip", s.Clip},
+		{"sep", s.Sep != ""}, {"clip", s.Clip}, {"header", s.Header},
+		{"missing", s.Missing != ""}, {"rows", s.Rows != 0},
 	}
 	for _, k := range set {
 		if k.set && !used[k.key] {
@@ -282,7 +293,17 @@ func (s Spec) generator() string {
 	case SourceUniform:
 		return "uniform(lo=" + f(s.Lo) + ",hi=" + f(s.Hi) + ")"
 	case SourceFile:
-		return "file(path=" + filepath.Base(s.Path) + ",column=" + strconv.Itoa(s.Column) + ",sep=" + strconv.Quote(s.Sep) + ")"
+		g := "file(path=" + filepath.Base(s.Path) + ",column=" + strconv.Itoa(s.Column) + ",sep=" + strconv.Quote(s.Sep)
+		if s.Header {
+			g += ",header"
+		}
+		if s.Missing != "" {
+			g += ",missing=" + strconv.Quote(s.Missing)
+		}
+		if s.Rows > 0 {
+			g += ",rows=" + strconv.Itoa(s.Rows)
+		}
+		return g + ")"
 	}
 	return "invalid(" + strconv.Quote(s.Source) + ")"
 }
@@ -434,7 +455,7 @@ func (s Spec) buildFile(n int) (*Dataset, error) {
 		nm = None()
 		check = nm.check
 	}
-	raw, err := loadColumn(path, s.Column, s.Sep, n, check)
+	raw, err := loadColumn(path, s.Column, s.Sep, n, check, fileLayout{header: s.Header, missing: s.Missing, rows: s.Rows})
 	if err != nil {
 		return nil, err
 	}

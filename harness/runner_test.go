@@ -175,7 +175,13 @@ func TestMissingDataFileIsSkipped(t *testing.T) {
 		t.Fatalf("%d cells, log %q; want 12 cells and a skip message", res.Cells, log.String())
 	}
 	s.Datasets = s.Datasets[2:]
-	if _, err := Run(context.Background(), s, Options{OutDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "every dataset was skipped") {
-		t.Fatalf("all datasets absent: %v", err)
+	log.Reset()
+	out := filepath.Join(t.TempDir(), "out")
+	res, err = Run(context.Background(), s, Options{OutDir: out, Log: &log})
+	if err != nil || !res.Skipped || !strings.Contains(log.String(), "every dataset was skipped") {
+		t.Fatalf("all datasets absent: %+v, %v, log %q; want a skipped run and a message", res, err, log.String())
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a skipped run created its output directory")
 	}
 }

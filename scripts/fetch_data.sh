@@ -68,6 +68,13 @@ fetch yellow_tripdata_2023-01.parquet https://d37ci6vzurychx.cloudfront.net/trip
 fetch yellow_tripdata_2018-01.parquet https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2018-01.parquet -
 # UCI Individual Household Electric Power Consumption (Voltage; CC BY 4.0, DOI 10.24432/C58K54)
 fetch household_power_consumption.zip "https://archive.ics.uci.edu/static/public/235/individual+household+electric+power+consumption.zip" -
+if [ -f data/household_power_consumption.zip ] && [ ! -f data/household_power_consumption.txt ]; then
+	if command -v unzip >/dev/null; then
+		unzip -q -o data/household_power_consumption.zip household_power_consumption.txt -d data
+	else
+		python3 -c 'import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extract("household_power_consumption.txt", "data")' data/household_power_consumption.zip
+	fi && echo "ok      household_power_consumption.txt unpacked"
+fi
 # San Francisco Employee Compensation (DataSF 88g8-5mnd)
 fetch sf_employee_compensation.csv "https://data.sfgov.org/api/views/88g8-5mnd/rows.csv?accessType=DOWNLOAD" -
 # SensIT Vehicle (LIBSVM mirror)

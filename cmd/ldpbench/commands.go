@@ -152,6 +152,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if res.Skipped {
+		fmt.Fprintf(stdout, "%s: skipped (data not fetched)\n", spec.Name)
+		return nil
+	}
 	fmt.Fprintf(stdout, "%s: %d cells (%d resumed), %d trials run -> %s\n",
 		spec.Name, res.Cells, res.Resumed, res.Trials, res.OutDir)
 	for _, f := range res.Figures {
