@@ -25,11 +25,12 @@ const sumBlock = ChunkSize
 // mechanisms.Unbiased). buf is scratch of any length ≥ 1 (ChunkSize is a
 // good choice); nothing is allocated. n = 0 gives NaN.
 //
-// The estimate does not depend on the length of buf, only on m, xs and the
-// state of rng, when m's PerturbBatch equals the same sequence of Perturb
-// calls, as that of every registered mechanism does (and that of
-// mechanisms.Unbiased): the reports then do not depend on how xs is cut
-// into batches, and their sum is formed in a fixed order (see sumBlock).
+// The estimate is determined by m, xs, the state of rng and len(buf) (which
+// sets where xs is cut into batches); the harness always passes ChunkSize.
+// When m's PerturbBatch equals the same sequence of Perturb calls, as for
+// every registered mechanism but laplace (whose batch shares one sign word
+// among 64 reports), it does not depend on len(buf) either, since the sum
+// is formed in a fixed order (see sumBlock).
 //
 // A value outside m's domain gives its *mechanisms.InputError. It is found
 // when its batch is reached, so the reports of the values before it have

@@ -240,9 +240,9 @@ func TestMultiserviceDeterministic(t *testing.T) {
 // (chiSquareCheck, false-failure probability 1e-6 per cell), except the
 // pooled cells of fig8 (group = all), whose estimates carry a fixed
 // sampling bias (err²/theory is then not χ²; estimators.TestSubsetTheory
-// checks those); UWA's MSE is within a factor 1.25 of the oracle's summed
-// over each spec's cells (its weights come from the posterior instead of
-// the truth, E4.14); and the figures are drawn.
+// checks those); and the figures are drawn. UWA has no exact theory
+// (E4.14); estimators.TestUWAPaperSettings checks it against the single
+// services with a derived tolerance.
 func TestShippedMultiserviceSpecs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the shipped specs")
@@ -258,7 +258,6 @@ func TestShippedMultiserviceSpecs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var exact []results.Row
-		var uwa, oracle float64
 		for _, r := range rows {
 			switch {
 			case r.Metric == "variance":
@@ -267,14 +266,10 @@ func TestShippedMultiserviceSpecs(t *testing.T) {
 				}
 			case r.Metric != "mse":
 			case r.Method == "uwa":
-				uwa += float64(r.Value)
 			case strings.Contains(r.Params, "group=all"):
 			default:
 				if math.IsNaN(float64(r.Theory)) {
 					t.Errorf("%s: no theory", r.Cell().Key())
-				}
-				if r.Method == "uwa-oracle" {
-					oracle += float64(r.Value)
 				}
 				exact = append(exact, r)
 			}
@@ -287,9 +282,6 @@ func TestShippedMultiserviceSpecs(t *testing.T) {
 			if pooled != nil {
 				t.Errorf("%s: %v", name, pooled)
 			}
-		}
-		if oracle > 0 && !(uwa < 1.25*oracle) {
-			t.Errorf("%s: Σ MSE of UWA %.4g, of the oracle %.4g", name, uwa, oracle)
 		}
 		for _, f := range spec.Figures {
 			if _, err := os.Stat(filepath.Join(dir, f.Name+".png")); err != nil {

@@ -35,21 +35,19 @@ func b2i(c bool) int {
 // the inputs are checked in one branch-free pass (checkInputs), and there is
 // no call per report but the generator's. Duchi, the piecewise family and
 // Square Wave make a report with a report method that the compiler inlines
-// (each is kept within its inlining budget); Laplace's report, with its
-// logarithm, is too large to inline, and a call per report would cost about
-// a tenth of it, so it is a kernel over a block of reports, which Perturb
-// runs on a block of one.
+// (each is kept within its inlining budget). (Laplace is the exception to
+// the first rule: its batch takes the signs of 64 reports from one word, and
+// does not use the blocks below; see its PerturbBatch.)
 //
-// Laplace, Duchi and Square Wave make a batch block by block, in two
-// passes: the first (drawUniforms) draws the block's uniforms into an array
-// on the stack, in order, and the second computes the reports from them in
-// a loop without calls, so that the constants and the loop state stay in
+// Duchi and Square Wave make a batch block by block, in two passes: the
+// first (drawUniforms) draws the block's uniforms into an array on the
+// stack, in order, and the second computes the reports from them in a loop
+// without calls, so that the constants and the loop state stay in
 // registers (a call, here the generator's, clobbers all of them) and the
-// long operations of consecutive reports (the logarithm, Square Wave's
-// division) overlap. 32 uniforms are 256 bytes: the array stays on the
-// goroutine's stack, so nothing is allocated; longer blocks are no faster.
-// A batch shorter than smallBatch is not worth the array and is made report
-// by report. The piecewise family, with two draws to a short computation,
+// long operations of consecutive reports (Square Wave's division) overlap.
+// 32 uniforms are 256 bytes: the array stays on the goroutine's stack, so
+// nothing is allocated; longer blocks are no faster. A batch shorter than
+// smallBatch is not worth the array and is made report by report. The piecewise family, with two draws to a short computation,
 // loops over the inputs directly, drawing and computing one report at a
 // time, which measures a little faster there.
 const batchBlock = 32

@@ -48,39 +48,75 @@ func TestLaplaceReference(t *testing.T) {
 	}
 }
 
-// TestLaplaceSampler: Perturb is the inverse CDF of one uniform: for
-// u = Float64() the report y satisfies F(y) = 1/2 - u on the reflected
-// lower half and F(y) = u on the upper half, and it is finite at u = 0.
+// TestLaplaceSampler: Perturb is b·E with E = rng.ExpFloat64(), negated
+// when bit 0 of one rng.Uint64(), drawn first, is set, bit for bit; it
+// leaves the generator just after those draws; and both signs come up.
 func TestLaplaceSampler(t *testing.T) {
-	m, _ := mechanisms.NewLaplace(1)
-	src := rand.NewPCG(4, 5)
-	probe := rand.NewPCG(4, 5)
-	rng := rand.New(src)
-	for range 1000 {
-		u := rand.New(probe).Float64()
-		y := m.Perturb(0.25, rng)
-		want := u
-		if u < 0.5 {
-			want = 0.5 - u
+	for _, eps := range []float64{0.5, 1, 8} {
+		m, _ := mechanisms.NewLaplace(eps)
+		b := m.Scale()
+		rng := rand.New(rand.NewPCG(4, 5))
+		probe := rand.New(rand.NewPCG(4, 5))
+		var neg int
+		for i := range 4000 {
+			x := -1 + 2*float64(i%9)/8
+			signs := probe.Uint64()
+			e := probe.ExpFloat64()
+			want := x + b*e
+			if signs&1 == 1 {
+				want = x - b*e
+				neg++
+			}
+			if y := m.Perturb(x, rng); math.Float64bits(y) != math.Float64bits(want) {
+				t.Fatalf("ε=%v report %d of x = %v: %v, want %v", eps, i, x, y, want)
+			}
+			if rng.Uint64() != probe.Uint64() {
+				t.Fatalf("ε=%v report %d: the generator is not where the stated draws leave it", eps, i)
+			}
 		}
-		if got := m.CDF(y, 0.25); math.Abs(got-want) > 1e-12 {
-			t.Fatalf("u = %v: report %v has CDF %v, want %v", u, y, got, want)
+		// 4000 fair signs: 2000 ± 31.6; 6σ.
+		if neg < 2000-190 || neg > 2000+190 {
+			t.Errorf("ε=%v: %d negative reports of 4000", eps, neg)
 		}
-	}
-	zero := rand.New(constSource(0))
-	if y := m.Perturb(0, zero); y != 0 {
-		t.Errorf("u = 0 gives %v, want 0 (the median)", y)
-	}
-	top := rand.New(constSource(math.MaxUint64))
-	if y := m.Perturb(0, top); math.IsInf(y, 0) || math.IsNaN(y) || y < 70 {
-		t.Errorf("u = 1-2^-53 gives %v, want a large finite report", y)
 	}
 }
 
-// constSource always returns the same 64 bits.
-type constSource uint64
+// perturbOnly makes its batches by calling Perturb, so that the mechtest
+// checks, which draw through PerturbBatch, test Perturb's own law.
+type perturbOnly struct{ *mechanisms.Laplace }
 
-func (s constSource) Uint64() uint64 { return uint64(s) }
+func (m perturbOnly) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
+	for i, x := range xs {
+		dst[i] = m.Perturb(x, rng)
+	}
+	return nil
+}
+
+// TestLaplacePerturbLaw: Perturb, which spends the generator differently
+// from PerturbBatch (TestLaplaceBatchStream), passes the same statistical
+// checks TestMoments and TestFit run on the batch: unbiased, variance 8/ε²,
+// and a chi-square fit of the whole law, at every ε and x of their grids.
+func TestLaplacePerturbLaw(t *testing.T) {
+	seed := uint64(300)
+	for _, eps := range epsGrid {
+		lap, _ := mechanisms.NewLaplace(eps)
+		m := perturbOnly{lap}
+		edges := fitEdges(lap, 40)
+		for _, x := range xGrid {
+			seed++
+			rng := newRNG(seed)
+			if err := mechtest.Unbiased(m, x, nMC, rng, mechtest.DefaultAlpha); err != nil {
+				t.Error(err)
+			}
+			if err := mechtest.Variance(m, x, nMC, rng, mechtest.DefaultAlpha); err != nil {
+				t.Error(err)
+			}
+			if err := mechtest.ContinuousFit(m, x, edges, nMC, rng, mechtest.DefaultAlpha); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
 
 // misreportedLaplace has the noise of one budget and claims another, with
 // the claimed budget's variance.

@@ -10,7 +10,6 @@ package mechanisms
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 )
 
@@ -96,40 +95,6 @@ func TestCheckInputsPredicate(t *testing.T) {
 	}
 }
 
-// TestLaplaceLogIsMathLog: the inlined logarithm of the Laplace kernel is
-// math.Log: the reports are x ± b·math.Log(w), bit for bit on amd64
-// (math.Log's assembly has no FMA), and within an ulp of the logarithm
-// elsewhere (the generic math.Log may be compiled with fused multiply-adds).
-func TestLaplaceLogIsMathLog(t *testing.T) {
-	exact := runtime.GOARCH == "amd64"
-	w0 := math.Sqrt2 / 2
-	us := edgeUniforms(1<<16, (1-w0)/2, 1-w0/2, 0.25, 0.75)
-	for _, eps := range []float64{0.01, 1, 8} {
-		m, _ := NewLaplace(eps)
-		b := m.scale
-		for _, x := range []float64{-1, 0.3, 1} {
-			xs := make([]float64, len(us))
-			for i := range xs {
-				xs[i] = x
-			}
-			got := make([]float64, len(us))
-			m.reports(got, xs, us)
-			for i, u := range us {
-				upper := u >= 0.5
-				w := 1 - 2*u
-				if upper {
-					w = 2 - 2*u
-				}
-				l := b * math.Log(w)
-				want := x + choose(upper, -l, l)
-				if exact && !sameBits(got[i], want) || !exact && math.Abs(got[i]-want) > 0x1p-52*(math.Abs(l)+1) {
-					t.Fatalf("ε=%v x=%v u=%v: report %v, with math.Log %v", eps, x, u, got[i], want)
-				}
-			}
-		}
-	}
-}
-
 // TestSquareWaveReportPieces: report, with its operand table and one
 // division, equals the three-piece inverse CDF computed in full, bit for
 // bit.
@@ -186,9 +151,10 @@ func TestPiecewiseReportCases(t *testing.T) {
 
 // TestBatchLengths: for every batch length around the block and small-batch
 // limits, in place or not, a batch equals the same sequence of Perturb
-// calls, and leaves the generator where they leave it.
+// calls, and leaves the generator where they leave it. (Laplace's batch
+// spends the generator differently: TestLaplaceBatchStream.)
 func TestBatchLengths(t *testing.T) {
-	for _, name := range []string{"duchi", "laplace", "pm", "sw"} {
+	for _, name := range []string{"duchi", "pm", "sw"} {
 		m, err := New(name, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -224,6 +190,66 @@ func TestBatchLengths(t *testing.T) {
 				}
 				if rng.Uint64() != next {
 					t.Fatalf("%s n=%d in place %v: the generator is not where n Perturb calls leave it", name, n, inPlace)
+				}
+			}
+		}
+	}
+}
+
+// TestLaplaceBatchStream: for every batch length around multiples of 64, in
+// place or not, Laplace's batch makes exactly the reports its comment
+// states, bit for bit: per run of up to 64 inputs one rng.Uint64() whose
+// bit k signs the run's k-th report, then one rng.ExpFloat64() per report,
+// x ± b·E; it leaves the generator just after those draws; and a batch of
+// one equals Perturb.
+func TestLaplaceBatchStream(t *testing.T) {
+	for _, eps := range []float64{0.5, 3} {
+		m, _ := NewLaplace(eps)
+		b := m.Scale()
+		for n := 0; n <= 3*laplaceSignBits+2; n++ {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = -1 + 2*float64(i%7)/6
+			}
+			ref := rand.New(rand.NewPCG(uint64(n), 3))
+			want := make([]float64, n)
+			var signs uint64
+			for i, x := range xs {
+				if i%64 == 0 {
+					signs = ref.Uint64()
+				}
+				e := ref.ExpFloat64()
+				if signs>>(i%64)&1 == 1 {
+					e = -e
+				}
+				want[i] = x + b*e
+			}
+			next := ref.Uint64()
+			for _, inPlace := range []bool{false, true} {
+				rng := rand.New(rand.NewPCG(uint64(n), 3))
+				got := make([]float64, n)
+				var err error
+				if inPlace {
+					copy(got, xs)
+					err = m.PerturbBatch(got, got, rng)
+				} else {
+					err = m.PerturbBatch(got, xs, rng)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if !sameBits(got[i], want[i]) {
+						t.Fatalf("ε=%v n=%d in place %v: report %d is %v, want %v", eps, n, inPlace, i, got[i], want[i])
+					}
+				}
+				if rng.Uint64() != next {
+					t.Fatalf("ε=%v n=%d in place %v: the generator is not where the stated draws leave it", eps, n, inPlace)
+				}
+			}
+			if n == 1 {
+				if y := m.Perturb(xs[0], rand.New(rand.NewPCG(1, 3))); !sameBits(y, want[0]) {
+					t.Errorf("ε=%v: a batch of one gives %v, Perturb %v", eps, want[0], y)
 				}
 			}
 		}
