@@ -1,0 +1,15 @@
+// Command ldpbench runs, re-draws and lists numerical local differential
+// privacy experiments.
+//
+// Usage:
+//
+//	ldpbench list mechanisms|datasets|specs|kinds
+//	ldpbench theory [--mech a,b] [--eps 0.5,1,2]
+//	ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
+//	ldpbench plot SPEC|DIR [--out DIR]
+//
+// SPEC is a TOML file or the name of one in runs/. Results land in
+// out/<spec name>/ unless --out says otherwise: rows.csv (one row per cell,
+// trial and metric), summary.csv (mean, sd, se, 95% CI and theory per cell
+// and metric), spec.toml (a copy) and the figures as SVG and PNG.
+package main
