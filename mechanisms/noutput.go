@@ -75,6 +75,14 @@ type NOutput struct {
 	// piece of x in [c/M, (c+1)/M) is found by a short scan from it.
 	lut  []int32
 	lutM float64
+	// The sampler's tables (see index): pcs[j-1] describes piece j, and
+	// flat[k] is the index of the flat part's k-th output (of its last
+	// one for every k beyond); its length is a power of two above the
+	// number of outputs, and flatMask that length - 1.
+	pcs      []noPiece
+	flat     []int32
+	flatMask int
+	last     int // N - 1
 
 	worst, worstX float64
 }
@@ -84,6 +92,17 @@ var _ interface {
 	Variancer
 	Discrete
 } = (*NOutput)(nil)
+
+// noPiece holds what the sampler needs of one piece j (see
+// [NOutput.index]): its right knot x_j, the index hi of the output that
+// takes the input-dependent mass not below the thresholds, and the
+// coefficients of the thresholds c1·r + c2·r and c3·r, r = x_j - |x|,
+// below which it takes one output less each.
+type noPiece struct {
+	knot       float64
+	c1, c2, c3 float64
+	hi         int
+}
 
 // NOutputMaxN is the largest N that [NewNOutput] considers. The optimal N
 // is about 17 at ε = 8 and about 250 at ε = 16; above ε ≈ 20 the cap binds
@@ -633,6 +652,38 @@ func newNOutput(name string, eps float64, c noConfig) *NOutput {
 	}
 	m.base = float64(2*n)*c.p + c.p0
 	m.invP = 1 / c.p
+	m.last = c.N - 1
+	// A piece j ≥ 2 (or the even piece around 0) gives a_{j-1} below
+	// the threshold r·tw and a_j above: c1 = tw, c2 = 0 (r·tw + 0·r is
+	// r·tw, as r ≥ 0) and c3 = 0 (v < 0·r = 0 never holds for u ≥ 1-t).
+	// The odd piece 1 gives a_{-1} below cOpp·r, 0 below cOpp·r + cZero·r
+	// and a_1 above.
+	m.pcs = make([]noPiece, n)
+	for j := 1; j <= n; j++ {
+		m.pcs[j-1] = noPiece{knot: m.knots[j-1], c1: m.tw[j-1], hi: m.off + j}
+	}
+	if c.odd {
+		m.pcs[0] = noPiece{knot: m.knots[0], c1: m.cOpp, c2: m.cZero, c3: m.cOpp, hi: n + 1}
+	}
+	// The flat part: the nonzero outputs in order, then (odd N) 0. For
+	// u < 1-t, ⌊u·(1/p)⌋ ≤ N - 1 but for rounding (u·(1/p) < 2n + p0/p
+	// ≤ N), which may give N (or 2n for even N): those are clamped to the
+	// last entry.
+	flat := make([]int32, 0, c.N)
+	for k := 0; k < c.N; k++ {
+		if !c.odd || k != n {
+			flat = append(flat, int32(k))
+		}
+	}
+	if c.odd {
+		flat = append(flat, int32(n))
+	}
+	size := 1 << bits.Len(uint(len(flat))) // > len(flat)
+	m.flat = make([]int32, size)
+	for k := range m.flat {
+		m.flat[k] = flat[min(k, len(flat)-1)]
+	}
+	m.flatMask = size - 1
 	// The lookup table: 2n cells (at least 16), each pointing at the piece
 	// of its left end.
 	cells := max(16, 2*n)
@@ -697,54 +748,70 @@ func (m *NOutput) Knots() []float64 {
 
 // piece returns the piece j (1 … n) of ax in [0, 1]: the smallest j with
 // ax ≤ x_j.
-func (m *NOutput) piece(ax float64) int {
+func (m *NOutput) piece(ax float64) int { return m.pieceIndex(ax) + 1 }
+
+// pieceIndex returns piece(ax) - 1. It costs a lookup and a scan that
+// rarely moves.
+func (m *NOutput) pieceIndex(ax float64) int {
 	j := int(m.lut[int(ax*m.lutM)])
 	for ax > m.knots[j] {
 		j++
 	}
-	return j + 1
+	return j
 }
 
 // index returns the index in Outputs() of the report of x for the uniform
 // u in [0, 1): u < 1-t draws from the flat part (index ⌊u/p⌋ among the
 // nonzero outputs, or 0 for odd N), the rest from the input-dependent part
-// of x's piece. Perturb and PerturbBatch both use it.
+// of x's piece j = pieceIndex(|x|) + 1, with v = u - (1-t):
 //
-// Both parts' indices are computed and one is selected without a branch
-// (the case split is random and a mispredicted branch costs as much as a
-// report); only the scan for the piece branches, and it rarely moves.
+//	j ≥ 2, or even N:  a_{j-1} if v < (x_j - |x|)·tw, else a_j;
+//	odd N, j = 1:      a_{-1} if v < cOpp·r, 0 if v < cOpp·r + cZero·r,
+//	                   else a_1, r = x_1 - |x|;
+//
+// mirrored for x < 0. Both parts' indices are computed (flatPart,
+// extraPart) and one is selected without a branch (the case split is
+// random and a mispredicted branch costs as much as a report); only the
+// scan for the piece branches, and it rarely moves.
+//
+// Perturb, PerturbIndex, the batches and [HMNP]'s batch all make a report
+// so; the batch loops inline the parts (go build -gcflags=-m says "can
+// inline" for pieceIndex, flatPart, extraPart, mirror and pickPart).
 func (m *NOutput) index(x, u float64) int {
-	N := m.cfg.N
-	n := m.cfg.n
-	// The flat part: k = ⌊u/p⌋ for u < 1-t (clamped, as u·(1/p) may round
-	// up to 2n); for odd N, indices from n on skip the output 0, which
-	// takes k = 2n.
-	k := min(int(u*m.invP), 2*n-1+b2i(m.cfg.odd))
-	flat := k
-	if m.cfg.odd {
-		flat = k + b2i(k >= n)
-		if k >= 2*n {
-			flat = n
-		}
-	}
-	// The input-dependent part, for x ≥ 0 and then mirrored.
-	v := u - m.base
 	ax := math.Abs(x)
-	j := m.piece(ax)
-	r := m.knots[j-1] - ax
-	extra := m.off + j - b2i(v < r*m.tw[j-1]) // a_j or a_{j-1}
-	if m.cfg.odd && j == 1 {
-		// a_{-1}, 0 or a_1 by the masses cOpp·r, cZero·r and the rest.
-		mOpp := m.cOpp * r
-		extra = n + 1 - b2i(v < mOpp+m.cZero*r) - b2i(v < mOpp)
-	}
-	if x < 0 {
-		extra = N - 1 - extra
-	}
-	if u < m.base {
-		extra = flat
-	}
-	return extra
+	return m.pickPart(u, m.flatPart(u), m.mirror(x, m.extraPart(ax, u, m.pieceIndex(ax))))
+}
+
+// flatPart returns the index of the report from the flat part for the
+// uniform u: flat[⌊u/p⌋], the index clamped to the outputs (u·(1/p) may
+// round up to their number). For u ≥ 1-t, where the flat part is not used,
+// ⌊u/p⌋ may be anything, even beyond the int range; the mask keeps it in
+// the table, without a branch.
+func (m *NOutput) flatPart(u float64) int {
+	return int(m.flat[int(u*m.invP)&m.flatMask])
+}
+
+// extraPart returns the index of the report of |x| = ax, in piece j+1,
+// from the input-dependent part, for the uniform u ≥ 1-t (see index). The
+// float64 conversions forbid the compiler to fuse a product and a sum into
+// one FMA (see [Piecewise.report]).
+func (m *NOutput) extraPart(ax, u float64, j int) int {
+	p := &m.pcs[j]
+	r := p.knot - ax
+	v := u - m.base
+	return p.hi - b2i(v < float64(p.c1*r)+float64(p.c2*r)) - b2i(v < float64(p.c3*r))
+}
+
+// mirror returns N-1-i, the index of -Outputs()[i], if x < 0, else i,
+// without a branch.
+func (m *NOutput) mirror(x float64, i int) int {
+	s := -b2i(x < 0) // all ones if x < 0
+	return (i ^ s) - s + m.last&s
+}
+
+// pickPart returns flat if u < 1-t and extra otherwise, without a branch.
+func (m *NOutput) pickPart(u float64, flat, extra int) int {
+	return extra ^ (extra^flat)&-b2i(u < m.base)
 }
 
 // PerturbIndex returns the index in Outputs() of one report of x: the
@@ -766,16 +833,33 @@ func (m *NOutput) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 	}
 	dst = batchDst(dst, len(xs))
 	var us [batchBlock]float64
+	var js [batchBlock]int32
 	for len(xs) > 0 {
 		k := min(len(xs), batchBlock)
-		u, x, d := us[:k], xs[:k], dst[:k]
+		u, x, d, j := us[:k], xs[:k], dst[:k], js[:k]
 		drawUniforms(u, rng)
-		for i := range d {
-			d[i] = m.outs[m.index(x[i], u[i])]
+		m.pieces(j, x)
+		for i, x := range x {
+			// index(x, u[i]), written out so that its parts are inlined.
+			d[i] = m.outs[m.pickPart(u[i], m.flatPart(u[i]), m.mirror(x, m.extraPart(math.Abs(x), u[i], int(j[i]))))]
 		}
 		xs, dst = xs[k:], dst[k:]
 	}
 	return nil
+}
+
+// pieces sets js[i] = pieceIndex(|xs[i]|) for every i < len(js), in a loop
+// of its own, so that the lookups of a block overlap; with one piece
+// (N ≤ 3) they are all 0.
+func (m *NOutput) pieces(js []int32, xs []float64) {
+	if len(m.pcs) == 1 {
+		clear(js)
+		return
+	}
+	xs = xs[:len(js)]
+	for i, x := range xs {
+		js[i] = int32(m.pieceIndex(math.Abs(x)))
+	}
 }
 
 // PerturbIndexBatch writes the output index of a report of xs[i] to
@@ -789,12 +873,15 @@ func (m *NOutput) PerturbIndexBatch(dst []int, xs []float64, rng *rand.Rand) err
 		panic("mechanisms: PerturbIndexBatch: dst is shorter than xs")
 	}
 	var us [batchBlock]float64
+	var js [batchBlock]int32
 	for len(xs) > 0 {
 		k := min(len(xs), batchBlock)
-		u := us[:k]
+		u, x, d, j := us[:k], xs[:k], dst[:k], js[:k]
 		drawUniforms(u, rng)
-		for i, x := range xs[:k] {
-			dst[i] = m.index(x, u[i])
+		m.pieces(j, x)
+		for i, x := range x {
+			// index(x, u[i]), written out so that its parts are inlined.
+			d[i] = m.pickPart(u[i], m.flatPart(u[i]), m.mirror(x, m.extraPart(math.Abs(x), u[i], int(j[i]))))
 		}
 		xs, dst = xs[k:], dst[k:]
 	}

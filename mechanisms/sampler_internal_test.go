@@ -154,8 +154,26 @@ func TestPiecewiseReportCases(t *testing.T) {
 // calls, and leaves the generator where they leave it. (Laplace's batch
 // spends the generator differently: TestLaplaceBatchStream.)
 func TestBatchLengths(t *testing.T) {
-	for _, name := range []string{"duchi", "pm", "sw"} {
-		m, err := New(name, 1)
+	type run struct {
+		name string
+		eps  float64
+	}
+	var runs []run
+	for _, name := range []string{"duchi", "pm", "sw", "three-outputs", "n-output"} {
+		runs = append(runs, run{name, 1})
+	}
+	// The mixtures at budgets where a weight is 0 or 1, where one or the
+	// other component dominates, where their batches branch on the choice
+	// and where they select without a branch; N-output with one piece and
+	// with many.
+	for _, name := range []string{"hm", "hm-tp", "hm-np", "n-output", "three-outputs"} {
+		for _, eps := range []float64{0.3, 0.65, 2, 4, 8} {
+			runs = append(runs, run{name, eps})
+		}
+	}
+	for _, r := range runs {
+		name := r.name
+		m, err := New(name, r.eps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,6 +182,9 @@ func TestBatchLengths(t *testing.T) {
 			xs := make([]float64, n)
 			for i := range xs {
 				xs[i] = lo + (hi-lo)*float64(i%7)/6
+				if i%5 == 4 {
+					xs[i] = lo + (hi-lo)*float64(i%11)/10.5
+				}
 			}
 			ref := rand.New(rand.NewPCG(uint64(n), 3))
 			want := make([]float64, n)
@@ -185,11 +206,11 @@ func TestBatchLengths(t *testing.T) {
 				}
 				for i := range got {
 					if !sameBits(got[i], want[i]) {
-						t.Fatalf("%s n=%d in place %v: report %d is %v, Perturb gives %v", name, n, inPlace, i, got[i], want[i])
+						t.Fatalf("%s ε=%v n=%d in place %v: report %d is %v, Perturb gives %v", name, r.eps, n, inPlace, i, got[i], want[i])
 					}
 				}
 				if rng.Uint64() != next {
-					t.Fatalf("%s n=%d in place %v: the generator is not where n Perturb calls leave it", name, n, inPlace)
+					t.Fatalf("%s ε=%v n=%d in place %v: the generator is not where n Perturb calls leave it", name, r.eps, n, inPlace)
 				}
 			}
 		}
@@ -222,7 +243,7 @@ func TestLaplaceBatchStream(t *testing.T) {
 				if signs>>(i%64)&1 == 1 {
 					e = -e
 				}
-				want[i] = x + b*e
+				want[i] = x + float64(b*e) // no FMA: Laplace rounds the product first
 			}
 			next := ref.Uint64()
 			for _, inPlace := range []bool{false, true} {
@@ -250,6 +271,146 @@ func TestLaplaceBatchStream(t *testing.T) {
 			if n == 1 {
 				if y := m.Perturb(xs[0], rand.New(rand.NewPCG(1, 3))); !sameBits(y, want[0]) {
 					t.Errorf("ε=%v: a batch of one gives %v, Perturb %v", eps, want[0], y)
+				}
+			}
+		}
+	}
+}
+
+// nOutputIndexRef is NOutput's sampler as it was written before its
+// operand tables (pcs, flat): the reference of TestNOutputIndexTables.
+func nOutputIndexRef(m *NOutput, x, u float64) int {
+	N := m.cfg.N
+	n := m.cfg.n
+	k := min(int(u*m.invP), 2*n-1+b2i(m.cfg.odd))
+	flat := k
+	if m.cfg.odd {
+		flat = k + b2i(k >= n)
+		if k >= 2*n {
+			flat = n
+		}
+	}
+	v := u - m.base
+	ax := math.Abs(x)
+	j := m.piece(ax)
+	r := m.knots[j-1] - ax
+	extra := m.off + j - b2i(v < float64(r*m.tw[j-1]))
+	if m.cfg.odd && j == 1 {
+		mOpp := float64(m.cOpp * r)
+		extra = n + 1 - b2i(v < mOpp+float64(m.cZero*r)) - b2i(v < mOpp)
+	}
+	if x < 0 {
+		extra = N - 1 - extra
+	}
+	if u < m.base {
+		extra = flat
+	}
+	return extra
+}
+
+// TestNOutputIndexTables: index, with its operand tables, equals the
+// sampler written out case by case, bit for bit, at uniforms next to every
+// cut (the flat part's k·p and 1-t, and the thresholds of x's piece), for
+// inputs at, next to and between the knots, for N from 2 to large.
+func TestNOutputIndexTables(t *testing.T) {
+	var ms []*NOutput
+	for _, eps := range []float64{0.1, 0.5, 1, 2, 3, 4, 8, 16, 30} {
+		m, err := NewNOutput(eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+		for _, N := range []int{2, 3, 4, 5, 6, 7} {
+			if m, err := NewNOutputN(eps, N); err == nil {
+				ms = append(ms, m)
+			}
+		}
+	}
+	for _, m := range ms {
+		c := &m.cfg
+		xs := []float64{-1, -0.7, math.Copysign(0, -1), 0, 1e-300, 0.33, 1}
+		for _, k := range m.knots {
+			for _, v := range []float64{k, math.Nextafter(k, 0), math.Nextafter(k, 2), k / 2} {
+				if v <= 1 {
+					xs = append(xs, v, -v)
+				}
+			}
+		}
+		var cuts []float64
+		for k := 0; k <= c.N; k++ {
+			cuts = append(cuts, float64(k)*c.p)
+		}
+		for _, x := range xs {
+			ax := math.Abs(x)
+			j := m.piece(ax)
+			r := m.knots[j-1] - ax
+			cs := append(cuts, m.base, m.base+float64(r*m.tw[j-1]),
+				m.base+float64(m.cOpp*r), m.base+float64(m.cOpp*r)+float64(m.cZero*r))
+			for _, u := range edgeUniforms(256, cs...) {
+				if got, want := m.index(x, u), nOutputIndexRef(m, x, u); got != want {
+					t.Fatalf("ε=%v N=%d x=%v u=%v: index %d, want %d", m.eps, c.N, x, u, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestNOutputIndexBatch: PerturbIndexBatch gives the indices of the same
+// sequence of PerturbIndex calls, and of PerturbBatch's reports.
+func TestNOutputIndexBatch(t *testing.T) {
+	for _, eps := range []float64{0.5, 1, 4, 8} {
+		m, _ := NewNOutput(eps)
+		for _, n := range []int{0, 1, 5, 31, 32, 33, 100} {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = -1 + 2*float64(i%13)/12
+			}
+			ref := rand.New(rand.NewPCG(uint64(n), 5))
+			want := make([]int, n)
+			for i, x := range xs {
+				want[i] = m.PerturbIndex(x, ref)
+			}
+			got := make([]int, n)
+			if err := m.PerturbIndexBatch(got, xs, rand.New(rand.NewPCG(uint64(n), 5))); err != nil {
+				t.Fatal(err)
+			}
+			ys := make([]float64, n)
+			if err := m.PerturbBatch(ys, xs, rand.New(rand.NewPCG(uint64(n), 5))); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if got[i] != want[i] || !sameBits(ys[i], m.outs[want[i]]) {
+					t.Fatalf("ε=%v n=%d: index %d is %d (report %v), PerturbIndex gives %d", eps, n, i, got[i], ys[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestThreeOutputsReportCases: the report made from cuts and pick, with
+// its lookup table, equals Algorithm 2's case split on the probabilities
+// of probs, bit for bit.
+func TestThreeOutputsReportCases(t *testing.T) {
+	for _, eps := range []float64{0.3, math.Ln2, 1, 2, 4, 16, 100} {
+		ms := []*ThreeOutputs{}
+		m, _ := NewThreeOutputs(eps)
+		ms = append(ms, m)
+		if m2, err := NewThreeOutputsA("t", eps, 0); err == nil {
+			ms = append(ms, m2)
+		}
+		for _, m := range ms {
+			for _, x := range []float64{-1, -0.6, math.Copysign(0, -1), 0, 1e-300, 0.25, 1} {
+				ax := math.Abs(x)
+				bx := 1 - ax
+				far := float64(bx*m.half0) + float64(ax*m.far1)
+				zero := float64(bx*m.a) + float64(ax*m.zero1)
+				s := choose(x < 0, -m.c, m.c)
+				for _, u := range edgeUniforms(2048, far, far+zero) {
+					want := choose(u < far, -s, choose(u < far+zero, 0, s))
+					f, c := m.cuts(ax)
+					if got := m.pick(x, u, f, c); !sameBits(got, want) {
+						t.Fatalf("ε=%v a=%v x=%v u=%v: report %v, want %v", eps, m.a, x, u, got, want)
+					}
 				}
 			}
 		}

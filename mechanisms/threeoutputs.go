@@ -50,6 +50,9 @@ type ThreeOutputs struct {
 	slope float64 // C²b, the coefficient of |x| in the variance
 	c2    float64 // C²
 	out   [3]float64
+	// tab holds the sampler's reports (see pick), indexed by
+	// 3·[x < 0] + [u < far] + [u < far + zero].
+	tab [6]float64
 }
 
 var _ interface {
@@ -169,6 +172,8 @@ func newThreeOutputs(name string, eps, a, oneMin float64) *ThreeOutputs {
 		slope: c * c * b,
 		c2:    c * c,
 		out:   [3]float64{-c, 0, c},
+		// x ≥ 0: C, 0, -C; x < 0: -C, 0, C.
+		tab: [6]float64{c, 0, -c, -c, 0, c},
 	}
 }
 
@@ -197,10 +202,36 @@ func (m *ThreeOutputs) probs(ax float64) (near, far, zero float64) {
 // Perturb returns -C, 0 or C, drawing one uniform (Algorithm 2, by the
 // cumulative probabilities: far side, then 0, then x's side).
 func (m *ThreeOutputs) Perturb(x float64, rng *rand.Rand) float64 {
-	u := rng.Float64()
-	_, far, zero := m.probs(math.Abs(x))
-	s := choose(x < 0, -m.c, m.c) // the output on x's side
-	return choose(u < far, -s, choose(u < far+zero, 0, s))
+	far, cum := m.cuts(math.Abs(x))
+	return m.pick(x, rng.Float64(), far, cum)
+}
+
+// cuts returns the cumulative probabilities at |x| = ax of the sampler
+// (Perturb): far, of the output opposite x's side, and cum = far + zero,
+// zero the probability of 0, as [ThreeOutputs.probs] computes them.
+//
+// The report of x for the uniform u is pick(x, u, cuts(|x|)). Perturb and
+// the batch loops (PerturbBatch, [Hybrid]'s) all make it so, and the
+// compiler inlines both into each (go build -gcflags=-m says "can inline"
+// for both; the two together exceed its inlining budget), so a batch
+// equals the same sequence of Perturb calls and its loop has no call (see
+// batchBlock). The float64 conversions forbid the compiler to fuse a
+// product and a sum into one FMA (see [Piecewise.report]): each operation
+// is rounded in turn on every platform.
+func (m *ThreeOutputs) cuts(ax float64) (far, cum float64) {
+	bx := 1 - ax
+	far = float64(bx*m.half0) + float64(ax*m.far1)
+	return far, far + (float64(bx*m.a) + float64(ax*m.zero1))
+}
+
+// pick returns the report of x for the uniform u, given x's cumulative
+// probabilities (cuts): -s if u < far, 0 if u < cum and s otherwise, s = C
+// on x's side (-C if x < 0, C otherwise, also for x = -0). The case is
+// found without a branch, as the number of the cumulative probabilities u
+// is below (u < far implies u < cum, as zero ≥ 0), and the report is
+// looked up (tab) with x's side.
+func (m *ThreeOutputs) pick(x, u, far, cum float64) float64 {
+	return m.tab[3*b2i(x < 0)+b2i(u < far)+b2i(u < cum)]
 }
 
 // PerturbBatch writes a report of xs[i] to dst[i]; dst may be xs.
@@ -208,9 +239,23 @@ func (m *ThreeOutputs) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 	if err := checkInputs(m.name, xs, -1, 1); err != nil {
 		return err
 	}
-	dst = dst[:len(xs)]
-	for i, x := range xs {
-		dst[i] = m.Perturb(x, rng)
+	dst = batchDst(dst, len(xs))
+	if len(xs) < smallBatch {
+		for i, x := range xs {
+			dst[i] = m.Perturb(x, rng)
+		}
+		return nil
+	}
+	var us [batchBlock]float64
+	for len(xs) > 0 {
+		n := min(len(xs), batchBlock)
+		u, x, d := us[:n], xs[:n], dst[:n]
+		drawUniforms(u, rng)
+		for i := range d {
+			far, cum := m.cuts(math.Abs(x[i]))
+			d[i] = m.pick(x[i], u[i], far, cum)
+		}
+		xs, dst = xs[n:], dst[n:]
 	}
 	return nil
 }
