@@ -31,7 +31,7 @@ test: vet
 	$(GO) test -count=1 -timeout 15m ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s ./mechanisms/ ./estimators/ | tee bench.txt
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/ ./estimators/ | tee bench.txt
 
 data:
 	bash scripts/fetch_data.sh

@@ -26,8 +26,11 @@ import (
 // (each service's row by its maximum, or the whole row by its maximum in log
 // space on the dense route) against underflow; EM does not depend on the
 // scale of a row and LL is corrected by the logarithms of the scales. The
-// code's clamp of (Rθ)_k at 1e-10 on the GPU route is not reproduced: with
-// six or more services every unscaled (Rθ)_k is below it.
+// clamp of (Rθ)_k at 1e-10 in the authors' GPU EMS (fusion_all.py) is not
+// reproduced: an unscaled PM or SW factor is about 1e-3 (a 1024-bucket
+// row), so with four or more PM/SW services (m ≥ 6 cycling [SR, PM, SW])
+// every (Rθ)_k is below 1e-10 and that clamp replaces every denominator of
+// the E-step by the constant.
 
 // StopRule names a stopping rule of the EM loop.
 type StopRule string
@@ -41,7 +44,10 @@ const (
 	// StopConverged runs to convergence: iterate while ‖θ_old − θ‖₁ >
 	// ThetaTol (1e-12) and fewer than MaxIter (100,000) iterations have
 	// run; break when |LL − LL_old| < LLTol·|LL| (relative, 1e-10) from the
-	// third iteration on.
+	// third iteration on. |LL| is about 14.5 nats per user for [SR, PM, SW]
+	// at small ε, so the relative test is about 1.5e-9 nats per user: the
+	// authors' absolute 1e-3 is stricter than it for n above about 7·10⁵
+	// (set LLTol, MaxIter for a tighter run).
 	StopConverged StopRule = "converged"
 )
 
@@ -80,6 +86,9 @@ type EMOptions struct {
 	// Trace, if not nil, is called after every iteration with its number
 	// (1, 2, ...), the new θ (do not keep or modify it) and LL(θ).
 	Trace func(iter int, theta []float64, ll float64)
+
+	// kernel forces a kernel of the fast route (tests; see newULEFast).
+	kernel string
 }
 
 // EMInfo describes one EM run.

@@ -13,17 +13,35 @@ import (
 // (p4 spec §5).
 //
 // Each user's reports are cut into one output bucket per service, users
-// with the same bucket vector are merged with counts, and EM (EMS with the
-// default smoothing) estimates the histogram over the l input bins of
-// [-1, 1] from R_k[t] = Π_j T_j[W_k[j], t].
+// with the same bucket vector are merged with counts (a radix sort of
+// packed keys), and EM (EMS with the default smoothing, em.go) estimates
+// the histogram over the l input bins of [-1, 1] from R_k[t] =
+// Π_j T_j[W_k[j], t].
 //
-// The fast route (ule_fast.go) never forms R_k: every row of a PM or SW
-// transition matrix is constant outside a few bins, so R_k is constant on
-// long runs of bins, and its sums against θ are differences of prefix sums;
-// services with few buckets (SR) enter through prefix sums of θ times each
-// combination of their rows. It gives the dense route's EM to rounding, at
-// a cost per iteration of a few dozen operations per distinct vector
-// instead of l.
+// Two routes compute the E-step. The dense route stores every distinct
+// vector's row over all l bins, in log space with the row maximum
+// subtracted (the spec's recipe against underflow): O(distinct·l) per
+// iteration and in memory, the reference of the tests. The fast route
+// (ule_fast.go, ule_pair.go) never forms R_k: every row of a PM or SW
+// transition matrix, divided by its maximum, is constant outside a few
+// ramp bins (a base and a plateau), so R_k is constant on a handful of runs
+// of bins, and its sums against θ are differences of prefix sums of θ
+// times the product of the few-bucket (SR) rows of the vector's
+// combination. It gives the dense route's iterates to rounding (tested to
+// 1e-9; in practice 1e-14), at a cost per iteration of a few dozen
+// operations per distinct vector:
+//
+//   - two PM/SW services plus any SR ([SR, PM, SW], the paper's m = 3): the
+//     pair kernel, about 10 ns per distinct vector and core;
+//   - one PM/SW service (EMS, [SR, PM]): the grouped kernel, O(l) per
+//     combination plus a handful of operations per vector;
+//   - three or more (m = 6, 9, ...): each vector's runs and ramp bins are
+//     merged once and compiled into a short program (O(m) entries).
+//
+// At n = 10⁷ users and m = 3 about 2·10⁶ vectors are distinct (of 2·1024²
+// possible), and the authors' stopping rule runs about 10⁴ iterations at
+// ε = 0.1, so the E-steps, not the deduplication, set the time (see
+// ule_bench_test.go).
 
 // uleMaxComboBuckets and uleMaxCombos bound the services handled as
 // combinations: a service with at most uleMaxComboBuckets buckets (SR has 2)
@@ -113,7 +131,11 @@ func EMSHistogram(counts []float64, svc *Service, opt EMOptions) ([]float64, EMI
 	d := lay.newData()
 	for r, c := range counts {
 		if c > 0 {
-			d.appendVector(lay.comboOf(func(int) int { return r }), nil, c)
+			var seg []uint16
+			if len(lay.seg) == 1 {
+				seg = []uint16{uint16(r)}
+			}
+			d.appendVector(lay.comboOf(func(int) int { return r }), seg, c)
 		}
 	}
 	if err := d.finish(); err != nil {
@@ -171,10 +193,9 @@ func newULELayout(svcs []*Service, hasMissing []bool) (*uleLayout, error) {
 			if cost(j) < cost(lay.seg[best]) {
 				best = i
 			}
-			_ = j
 		}
 		inner := lay.seg[best]
-		lay.seg = append(append(slices.Delete(slices.Clone(lay.seg), best, best+1)), inner)
+		lay.seg = append(slices.Delete(slices.Clone(lay.seg), best, best+1), inner)
 	}
 	lay.keyBits = uleBitsFor(lay.nCombo)
 	for _, j := range lay.seg {
@@ -442,7 +463,7 @@ func (d *uleData) run(opt EMOptions, start time.Time) ([]float64, EMInfo, error)
 		}
 		e, llConst, info.Route = de, c, "dense"
 	} else {
-		e, llConst, info.Route = newULEFast(d, opt.Workers), d.llConst(), "fast"
+		e, llConst, info.Route = newULEFast(d, opt.Workers, opt.kernel), d.llConst(), "fast"
 	}
 	info.Setup = time.Since(start)
 	theta := runEM(e, d.lay.l, d.N, llConst, opt, &info)

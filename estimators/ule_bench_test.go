@@ -1,19 +1,23 @@
 package estimators
 
-// Benchmarks of ULE at the scale of the paper's Table 1 (Beta+Sin, m = 3
-// services [SR, PM, SW], ε = 0.1 each, l = 1024 bins, the authors' EMS and
-// stopping rule):
+// Benchmarks of ULE at the scale of the paper's Table 1 (Beta+Sin with the
+// datasets package's defaults, normalised by its empirical min/max; m = 3
+// services [SR, PM, SW] at the same ε; l = 1024 bins; the authors' EMS and
+// stopping rule; Workers = GOMAXPROCS):
 //
-//	go test -run '^$' -bench 'ULE1M' -benchtime 1x ./estimators/
-//	LDPBENCH_BENCH_10M=1 go test -run '^$' -bench 'ULE10M' -benchtime 1x -timeout 30m ./estimators/
+//	go test -run '^$' -bench 'ULE1M|ULEDense' -benchtime 1x ./estimators/
+//	LDPBENCH_BENCH_10M=1 go test -run '^$' -bench 'ULE10M' -benchtime 1x -timeout 60m ./estimators/
+//	LDPBENCH_BENCH_M=1 go test -run '^$' -bench 'ULEServices1M' -benchtime 1x -timeout 60m ./estimators/
 //
 // Each reports, besides ns/op (the whole aggregation: bucketing,
-// deduplication, preparation and EM), s/op-total, iters (EM iterations),
-// s/iter, setup-s, distinct (distinct bucket vectors) and peak-RSS-MiB (the
-// process's peak resident set, VmHWM, which includes the simulated
-// reports). BenchmarkULEDensePerIter1M measures the dense route's time per
-// iteration on a sample of the distinct vectors and extrapolates it to all
-// of them (its rows for 1M users would take 6 GiB).
+// deduplication, preparation and EM, the region Table 1 times),
+// s/op-total, iters (EM iterations), s/iter, setup-s, distinct (distinct
+// bucket vectors) and peak-RSS-MiB (the process's peak resident set, VmHWM,
+// which includes the simulated reports, 8 bytes per report). Table 1 (the
+// authors' GPU): ULE m = 3 at n = 1M 124.05 s, at 10M 12,620.94 s; m = 6,
+// 9, 12, 15 at 1M 131.85 to 141.16 s. BenchmarkULEDensePerIter1M measures
+// the dense route's time per iteration on a sample of the distinct vectors
+// and extrapolates it to all of them (their rows would take 6 GiB).
 
 import (
 	"bufio"
@@ -50,6 +54,17 @@ func uleBenchSetup(b *testing.B, n int, eps float64) *uleBenchData {
 		return d
 	}
 	clear(uleBenchCache) // keep one data set in memory
+	mechs := uleMechs(b, eps, eps, eps)
+	rng := rand.New(rand.NewPCG(20251122, uint64(n)^math.Float64bits(eps)))
+	d := &uleBenchData{reports: uleReports(b, uleBenchInputs(b, n), mechs, rng), svcs: uleServices(b, mechs, DefaultBins)}
+	uleBenchCache[key] = d
+	return d
+}
+
+// uleBenchInputs returns n Beta+Sin values (the datasets package's
+// defaults) normalised to [-1, 1] by their empirical min and max (p4 spec
+// §2), the same for every call with the same n.
+func uleBenchInputs(b *testing.B, n int) []float64 {
 	rng := rand.New(rand.NewPCG(20251122, uint64(n)))
 	u, err := datasets.BetaSin(n, datasets.BetaSinA, datasets.BetaSinB, datasets.BetaSinAmplitude, datasets.BetaSinFrequency, rng)
 	if err != nil {
@@ -62,10 +77,7 @@ func uleBenchSetup(b *testing.B, n int, eps float64) *uleBenchData {
 	for i, x := range u {
 		u[i] = 2*(x-lo)/(hi-lo) - 1
 	}
-	mechs := uleMechs(b, eps, eps, eps)
-	d := &uleBenchData{reports: uleReports(b, u, mechs, rng), svcs: uleServices(b, mechs, DefaultBins)}
-	uleBenchCache[key] = d
-	return d
+	return u
 }
 
 // peakRSSMiB returns the process's peak resident set size (VmHWM) in MiB,
@@ -100,6 +112,10 @@ func benchULE(b *testing.B, n int, eps float64) {
 		}
 	}
 	b.StopTimer()
+	reportULE(b, n, eps, info)
+}
+
+func reportULE(b *testing.B, n int, eps float64, info EMInfo) {
 	b.ReportMetric(float64(info.Iterations), "iters")
 	b.ReportMetric(info.PerIter.Seconds(), "s/iter")
 	b.ReportMetric(info.Setup.Seconds(), "setup-s")
@@ -110,16 +126,16 @@ func benchULE(b *testing.B, n int, eps float64) {
 		n, eps, info.Iterations, info.Stop, info.PerIter.Seconds(), info.Setup.Seconds(), (info.Setup + info.Loop).Seconds(), info.Distinct, info.LL)
 }
 
-// BenchmarkULE1M is ULE at n = 1M, m = 3 (Table 1: 124.05 s on the
-// authors' GPU).
+// BenchmarkULE1M is ULE at n = 1M, m = 3, for ε = 0.1, ..., 0.6 (the
+// budgets of Fig. 4; Table 1 uses 0.1).
 func BenchmarkULE1M(b *testing.B) {
-	for _, eps := range []float64{0.1, 0.6} {
+	for _, eps := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6} {
 		b.Run(fmt.Sprintf("eps=%v", eps), func(b *testing.B) { benchULE(b, 1_000_000, eps) })
 	}
 }
 
-// BenchmarkULE10M is ULE at n = 10M, m = 3 (Table 1: 12,620.94 s); it runs
-// only with LDPBENCH_BENCH_10M=1.
+// BenchmarkULE10M is ULE at n = 10M, m = 3, for ε = 0.1, ..., 0.6; it runs
+// only with LDPBENCH_BENCH_10M=1 (about 25 minutes on 2 cores).
 func BenchmarkULE10M(b *testing.B) {
 	if os.Getenv("LDPBENCH_BENCH_10M") == "" {
 		b.Skip("set LDPBENCH_BENCH_10M=1 to run")
@@ -127,4 +143,76 @@ func BenchmarkULE10M(b *testing.B) {
 	for _, eps := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6} {
 		b.Run(fmt.Sprintf("eps=%v", eps), func(b *testing.B) { benchULE(b, 10_000_000, eps) })
 	}
+}
+
+// BenchmarkULEServices1M is ULE at n = 1M over m = 6, 9, 12, 15 services
+// cycling [SR, PM, SW] at ε = 0.1 (Table 1's second row, Fig. 7b); it runs
+// only with LDPBENCH_BENCH_M=1.
+func BenchmarkULEServices1M(b *testing.B) {
+	if os.Getenv("LDPBENCH_BENCH_M") == "" {
+		b.Skip("set LDPBENCH_BENCH_M=1 to run")
+	}
+	for _, m := range []int{6, 9, 12, 15} {
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
+			eps := make([]float64, m)
+			for i := range eps {
+				eps[i] = 0.1
+			}
+			ms := uleMechs(b, eps...)
+			rng := rand.New(rand.NewPCG(7, uint64(m)))
+			reports := uleReports(b, uleBenchInputs(b, 1_000_000), ms, rng)
+			svcs := uleServices(b, ms, DefaultBins)
+			b.ResetTimer()
+			var info EMInfo
+			for b.Loop() {
+				var err error
+				_, info, err = ULE(reports, svcs, EMOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			reportULE(b, 1_000_000, 0.1, info)
+		})
+	}
+}
+
+// BenchmarkULEDensePerIter1M measures the dense route's time per
+// iteration (a fused pass over every distinct vector's stored row of l
+// entries) on the first 110,000 users of the n = 1M data (about 10⁵
+// distinct vectors, 0.9 GB of rows), and extrapolates it linearly in the
+// number of distinct vectors to all 1M users (s/iter-1M). The fast route's
+// time per iteration on the same users is reported beside it.
+func BenchmarkULEDensePerIter1M(b *testing.B) {
+	d := uleBenchSetup(b, 1_000_000, 0.1)
+	const nSub = 110_000
+	sub := make([][]float64, len(d.reports))
+	for j, r := range d.reports {
+		sub[j] = r[:nSub]
+	}
+	_, full, err := ULE(d.reports, d.svcs, EMOptions{MaxIter: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var info, fast EMInfo
+	for b.Loop() {
+		_, info, err = ULE(sub, d.svcs, EMOptions{MaxIter: 4, Dense: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	_, fast, err = ULE(sub, d.svcs, EMOptions{MaxIter: 50})
+	if err != nil {
+		b.Fatal(err)
+	}
+	perIter := info.PerIter.Seconds()
+	b.ReportMetric(perIter, "s/iter")
+	b.ReportMetric(float64(info.Distinct), "distinct")
+	b.ReportMetric(perIter*float64(full.Distinct)/float64(info.Distinct), "s/iter-1M")
+	b.ReportMetric(fast.PerIter.Seconds(), "fast-s/iter")
+	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
+	b.Logf("dense: %.4f s/iter on %d distinct vectors -> %.3f s/iter at %d (1M users); fast on the same users: %.5f s/iter",
+		perIter, info.Distinct, perIter*float64(full.Distinct)/float64(info.Distinct), full.Distinct, fast.PerIter.Seconds())
 }

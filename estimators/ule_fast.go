@@ -20,21 +20,26 @@ import (
 // with Λ_c(t) = Σ_{s<t} θ_s L_c(s) the prefix sums of θ·L_c, built once per
 // iteration and combination; and the M-step accumulation
 //
-//	A_t = Σ_k (n_k/D_k) R_k[t] = Σ_c L_c(t)·Σ_s≤t Δ_c(s) + Σ_explicit (n_k/D_k) R_k[t],
+//	A_t = Σ_k (n_k/D_k) R_k[t] = Σ_c L_c(t)·(Σ_{s≤t} Δ_c(s) + E_c(t)),
 //
 // where each run adds w_k·C at a and subtracts it at b of the difference
-// array Δ_c of its combination. That is the merged kernel: O(pieces) per
-// vector, whatever l.
+// array Δ_c of its combination, and each explicit bin adds w_k·R_k[t]/L_c(t)
+// to E_c. That is the merged kernel: O(pieces) per vector, whatever l; the
+// merge is done once and kept as a program (compile, compiled), or redone
+// in every pass (merged) if the programs would be too large.
 //
 // The grouped kernel goes further when many vectors share the combination
-// and every segment row but the last (at n = 10⁷, m = 3 [SR, PM, SW], about
-// a thousand vectors per (SR, PM) pair): the shared part g(t) = L_c(t) ·
-// Π_{j<S-1} F_j(t) is expanded over all l bins once, u = θ·g and its prefix
-// sums U are formed, and each vector walks the pieces of its last row only:
-// D_k = Σ_const v·(U(b) − U(a)) + Σ_explicit u_t·F(t), the accumulation
-// y = Σ_k w_k F_k (difference array plus explicit bins) is expanded once,
-// and A_t += g(t)·y_t. O(l) per group plus a handful of operations per
-// vector.
+// and every segment row but the last (one PM or SW service: a group per SR
+// combination): the shared part g(t) = L_c(t) · Π_{j<S-1} F_j(t) is
+// expanded over all l bins once, u = θ·g and its prefix sums U are formed,
+// and each vector walks the pieces of its last row only: D_k = Σ_const
+// v·(U(b) − U(a)) + Σ_explicit u_t·F(t), the accumulation y = Σ_k w_k F_k
+// (difference array plus explicit bins) is expanded once, and A_t +=
+// g(t)·y_t. O(l) per group plus a handful of operations per vector; with
+// the last service in band form (groupedBand) those are a fixed few.
+//
+// Two segment services in band form take the pair kernel (ule_pair.go),
+// which needs no per-group expansion at all.
 
 // groupMin is the smallest run of vectors handled by the grouped kernel, in
 // bins per vector: a group of size ≥ l/uleGroupMinDiv is grouped.
@@ -51,17 +56,50 @@ type uleFast struct {
 	workers int
 	gmin    int
 	tmp     []float64
+	tmp2    []float64
+	prog    *uleProgram // compiled merges, or nil
+	kernel  string      // a forced kernel (tests), or ""
+	zones   *uleZones   // zone tables of the compiled programs, or nil
+	tlpad   [][]float64 // per combination, θ·L_c padded by trBandMaxEh (zones)
+	qwTot   []float64
+
+	// The pair kernel (ule_pair.go), used when pairMode.
+	pairMode     bool
+	rows2, rows3 pairRows
+	pair         []*pairComb // per combination, nil if unused
+	pairTot      *pairAcc
+	slow         []uint64 // pairSlowTable
+	slowWords    int
+	inner        []uint16 // the inner row of every vector
+}
+
+// minPositive returns the smallest entry of the non-nil rows.
+func minPositive(rows [][]float64) float64 {
+	m := math.Inf(1)
+	for _, r := range rows {
+		for _, v := range r {
+			m = min(m, v)
+		}
+	}
+	return m
 }
 
 type uleFastSlot struct {
 	a    []float64   // direct accumulation of A
 	diff [][]float64 // per combination, l+1
+	expl [][]float64 // per combination, l: explicit bins (times L_c at the end)
 	ll   float64
 
 	g, u, U, ydiff, yexpl []float64
 	cs                    []uleRun
 	ex                    []uleBin
 	ip                    []int32
+
+	cdbuf   []float64  // D of the slot's vectors (compiled kernel)
+	qw      []float64  // zone weights (compiled kernel with zones)
+	pair    []*pairAcc // per combination, pair mode only
+	dbuf    []float64  // D of the vectors of a group
+	slowIdx []int32    // the group's vectors on the slow path
 }
 
 type uleRun struct {
@@ -74,9 +112,14 @@ type uleBin struct {
 	v float64
 }
 
-func newULEFast(d *uleData, workers int) *uleFast {
+// newULEFast prepares the fast route. kernel forces a kernel (tests):
+// "merged" (merged anew in every pass), "compiled" (zone programs where
+// they apply), "explicit" (compiled, no zone programs), "grouped" (generic
+// pieces), "band", "pair", or "" (the pair kernel where it applies, else by
+// group size, with the vectors handled alone compiled).
+func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 	l := d.lay.l
-	e := &uleFast{d: d, l: l, workers: workers, gmin: max(2, l/uleGroupMinDiv), tmp: make([]float64, l+1)}
+	e := &uleFast{d: d, l: l, workers: workers, kernel: kernel, gmin: max(2, l/uleGroupMinDiv), tmp: make([]float64, l+1), tmp2: make([]float64, l)}
 	for _, j := range d.lay.seg {
 		e.profs = append(e.profs, d.lay.svcs[j].prof)
 	}
@@ -88,6 +131,28 @@ func newULEFast(d *uleData, workers int) *uleFast {
 			e.prefix[c] = make([]float64, l+1)
 		}
 	}
+	if d.S == 2 && pairUsable(e.profs[0].band, e.profs[1].band) && minPositive(d.comboL) > 1e-40 &&
+		l+1 <= pairCap && len(e.profs[1].band.a) <= pairCap && (e.kernel == "" || e.kernel == "pair") {
+		e.pairMode = true
+		e.rows2 = newPairRows(e.profs[0].band)
+		e.rows3 = newPairRows(e.profs[1].band)
+		e.slow, e.slowWords = pairSlowTable(&e.rows2, &e.rows3, l)
+		e.inner = make([]uint16, len(d.count))
+		for k := range e.inner {
+			e.inner[k] = d.seg[2*k+1]
+		}
+		h2, h3 := len(e.rows2.rows), len(e.rows3.rows)
+		e.pair = make([]*pairComb, len(d.comboL))
+		for c, L := range d.comboL {
+			if L != nil {
+				e.pair[c] = &pairComb{
+					thetaL: make([]float64, l+2*trBandMaxEh), prefix: make([]float64, l+1, pairCap),
+					q2: make([][2]float64, h2), q3: make([][2]float64, h3, pairCap),
+				}
+			}
+		}
+		e.pairTot = newPairAcc(l, h2, h3)
+	}
 	K := len(d.count)
 	ns := uleSlotsFor(K)
 	e.bounds = make([]int, ns+1)
@@ -98,6 +163,7 @@ func newULEFast(d *uleData, workers int) *uleFast {
 		s := &uleFastSlot{
 			a:     make([]float64, l),
 			diff:  make([][]float64, len(d.comboL)),
+			expl:  make([][]float64, len(d.comboL)),
 			g:     make([]float64, l),
 			u:     make([]float64, l+2*trBandMaxEh),
 			U:     make([]float64, l+1),
@@ -108,16 +174,56 @@ func newULEFast(d *uleData, workers int) *uleFast {
 			ip:    make([]int32, d.S),
 		}
 		for c, L := range d.comboL {
-			if L != nil {
+			if L == nil {
+				continue
+			}
+			if e.pairMode {
+				if s.pair == nil {
+					s.pair = make([]*pairAcc, len(d.comboL))
+					s.dbuf = make([]float64, len(e.rows3.rows))
+					s.slowIdx = make([]int32, pairCap)
+				}
+				s.pair[c] = newPairAcc(l, len(e.rows2.rows), len(e.rows3.rows))
+			} else {
 				s.diff[c] = make([]float64, l+1)
+				s.expl[c] = make([]float64, l)
 			}
 		}
+		if !e.pairMode {
+			s.cdbuf = make([]float64, e.bounds[len(e.slots)+1]-e.bounds[len(e.slots)])
+		}
 		e.slots = append(e.slots, s)
+	}
+	if !e.pairMode && e.kernel != "merged" {
+		if e.kernel == "" || e.kernel == "compiled" {
+			e.zones = newULEZones(e)
+		}
+		e.prog = e.compile()
+		if e.prog == nil || len(e.prog.zIdx) == 0 {
+			e.zones = nil
+		}
+		if e.zones != nil {
+			e.tlpad = make([][]float64, len(d.comboL))
+			for c, L := range d.comboL {
+				if L != nil {
+					e.tlpad[c] = make([]float64, l+2*trBandMaxEh)
+				}
+			}
+			e.qwTot = make([]float64, e.zones.size)
+			for _, s := range e.slots {
+				s.qw = make([]float64, e.zones.size)
+			}
+		}
 	}
 	return e
 }
 
 func (e *uleFast) eval(theta, a []float64) float64 {
+	if e.pairMode {
+		e.pairPrepare(theta)
+		emForSlots(len(e.slots), e.workers, e.pairSlot)
+		return e.pairFinish(a)
+	}
 	l := e.l
 	for c, L := range e.d.comboL {
 		if L == nil {
@@ -133,7 +239,21 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 			p[t+1] = acc
 		}
 	}
+	if e.zones != nil {
+		for c, tp := range e.tlpad {
+			if tp != nil {
+				copy(tp[trBandMaxEh:trBandMaxEh+l], e.thetaL[c])
+				e.zones.prepare(c, tp)
+			}
+		}
+	}
 	emForSlots(len(e.slots), e.workers, func(s int) { e.runSlot(s, theta) })
+	if e.zones != nil {
+		clear(e.qwTot)
+		for _, s := range e.slots {
+			addTo(e.qwTot, s.qw)
+		}
+	}
 
 	clear(a)
 	var ll float64
@@ -147,17 +267,20 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 		if L == nil {
 			continue
 		}
-		tmp := e.tmp
+		tmp, tmp2 := e.tmp, e.tmp2
 		clear(tmp)
+		clear(tmp2)
 		for _, s := range e.slots {
-			for t, v := range s.diff[c] {
-				tmp[t] += v
-			}
+			addTo(tmp, s.diff[c])
+			addTo(tmp2, s.expl[c])
+		}
+		if e.zones != nil {
+			e.zones.spread(c, e.qwTot, tmp2)
 		}
 		var acc float64
 		for t := range l {
 			acc += tmp[t]
-			a[t] += L[t] * acc
+			a[t] += L[t] * (acc + tmp2[t])
 		}
 	}
 	return ll
@@ -170,18 +293,31 @@ func (e *uleFast) runSlot(si int, theta []float64) {
 	for _, df := range s.diff {
 		clear(df)
 	}
+	for _, x := range s.expl {
+		clear(x)
+	}
+	clear(s.qw)
 	ll := newEMLLAcc()
 	lo, hi := e.bounds[si], e.bounds[si+1]
 	// The group containing lo.
 	gi := sort.Search(len(d.groups), func(i int) bool { return int(d.groups[i]) > lo }) - 1
 	for k := lo; k < hi; {
 		end := min(int(d.groups[gi+1]), hi)
-		if d.S >= 1 && end-k >= e.gmin {
-			if e.profs[d.S-1].band != nil {
+		grouped := d.S >= 1 && end-k >= e.gmin
+		switch e.kernel {
+		case "merged", "compiled", "explicit":
+			grouped = false
+		case "grouped", "band":
+			grouped = d.S >= 1
+		}
+		if grouped {
+			if e.profs[d.S-1].band != nil && e.kernel != "grouped" {
 				e.groupedBand(s, &ll, theta, k, end)
 			} else {
 				e.grouped(s, &ll, theta, k, end)
 			}
+		} else if e.prog != nil {
+			e.compiled(s, &ll, k, end)
 		} else {
 			for ; k < end; k++ {
 				e.merged(s, &ll, k)
@@ -193,60 +329,67 @@ func (e *uleFast) runSlot(si int, theta []float64) {
 	s.ll = ll.value()
 }
 
+// mergeVector merges the piece lists of vector k's S segment rows into
+// constant runs (appended to cs, value the product of the rows' constants)
+// and explicit bins (appended to ex, value the product of the rows'
+// values); the combination's factor L_c is not included.
+func (e *uleFast) mergeVector(k int, ip []int32, cs []uleRun, ex []uleBin) ([]uleRun, []uleBin) {
+	d := e.d
+	l := int32(e.l)
+	S := d.S
+	if S == 0 {
+		return append(cs, uleRun{0, l, 1}), ex
+	}
+	rows := d.seg[k*S : k*S+S]
+	for j, p := range e.profs {
+		ip[j] = p.rowOff[rows[j]]
+	}
+	for pos := int32(0); pos < l; {
+		end := l
+		allConst := true
+		C := 1.0
+		for j, p := range e.profs {
+			pc := &p.pieces[ip[j]]
+			end = min(end, pc.end)
+			if pc.off >= 0 {
+				allConst = false
+			} else {
+				C *= pc.val
+			}
+		}
+		if allConst {
+			cs = append(cs, uleRun{pos, end, C})
+		} else {
+			for t := pos; t < end; t++ {
+				v := 1.0
+				for j, p := range e.profs {
+					pc := &p.pieces[ip[j]]
+					if pc.off < 0 {
+						v *= pc.val
+					} else {
+						v *= p.vals[pc.off+t-pc.start]
+					}
+				}
+				ex = append(ex, uleBin{t, v})
+			}
+		}
+		pos = end
+		for j, p := range e.profs {
+			if p.pieces[ip[j]].end == end {
+				ip[j]++
+			}
+		}
+	}
+	return cs, ex
+}
+
 // merged handles vector k alone: it merges the piece lists of its S
 // segment rows into constant runs and explicit bins.
 func (e *uleFast) merged(s *uleFastSlot, ll *emLLAcc, k int) {
 	d := e.d
-	l := int32(e.l)
-	S := d.S
 	c := d.combo[k]
-	prefix, thetaL, L := e.prefix[c], e.thetaL[c], d.comboL[c]
-	cs, ex := s.cs[:0], s.ex[:0]
-	if S == 0 {
-		cs = append(cs, uleRun{0, l, 1})
-	} else {
-		rows := d.seg[k*S : k*S+S]
-		ip := s.ip
-		for j, p := range e.profs {
-			ip[j] = p.rowOff[rows[j]]
-		}
-		for pos := int32(0); pos < l; {
-			end := l
-			allConst := true
-			C := 1.0
-			for j, p := range e.profs {
-				pc := &p.pieces[ip[j]]
-				end = min(end, pc.end)
-				if pc.off >= 0 {
-					allConst = false
-				} else {
-					C *= pc.val
-				}
-			}
-			if allConst {
-				cs = append(cs, uleRun{pos, end, C})
-			} else {
-				for t := pos; t < end; t++ {
-					v := 1.0
-					for j, p := range e.profs {
-						pc := &p.pieces[ip[j]]
-						if pc.off < 0 {
-							v *= pc.val
-						} else {
-							v *= p.vals[pc.off+t-pc.start]
-						}
-					}
-					ex = append(ex, uleBin{t, v})
-				}
-			}
-			pos = end
-			for j, p := range e.profs {
-				if p.pieces[ip[j]].end == end {
-					ip[j]++
-				}
-			}
-		}
-	}
+	prefix, thetaL := e.prefix[c], e.thetaL[c]
+	cs, ex := e.mergeVector(k, s.ip, s.cs[:0], s.ex[:0])
 	var D float64
 	for _, q := range cs {
 		D += q.c * (prefix[q.b] - prefix[q.a])
@@ -260,16 +403,132 @@ func (e *uleFast) merged(s *uleFastSlot, ll *emLLAcc, k int) {
 		return
 	}
 	w := n / D
-	diff := s.diff[c]
+	diff, expl := s.diff[c], s.expl[c]
 	for _, q := range cs {
 		wc := w * q.c
 		diff[q.a] += wc
 		diff[q.b] -= wc
 	}
 	for _, x := range ex {
-		s.a[x.t] += w * L[x.t] * x.v
+		expl[x.t] += w * x.v
 	}
 	s.cs, s.ex = cs, ex
+}
+
+// uleProgram is the merge of every vector handled alone, compiled once:
+// vector k's runs enter D as Σ coef·Λ_c(pos) over its breakpoints
+// bp[bpOff[k]:bpOff[k+1]] (a run [a, b) of value C gives -C at a and +C at
+// b, one coefficient where runs meet), and its explicit bins as
+// Σ val·θ_t·L_c(t) over ex[exOff[k]:exOff[k+1]]. (Breakpoints at 0 add
+// nothing to D, Λ_c(0) = 0, but start their runs in the accumulation.)
+type uleProgram struct {
+	bpOff, exOff []uint32
+	bpPos        []uint16
+	bpCoef       []float64
+	exPos        []uint16
+	exVal        []float64
+	// Zone references (ule_zone.go): D gains Σ zM·q[zIdx].
+	zOff []uint32
+	zIdx []uint32
+	zM   []float64
+}
+
+// uleProgramLimit bounds the compiled programs (bytes); beyond it the
+// vectors are merged anew in every iteration.
+const uleProgramLimit = 2 << 30
+
+// compile builds the programs of the vectors handled alone (those in
+// groups smaller than gmin), or returns nil if they would exceed
+// uleProgramLimit.
+func (e *uleFast) compile() *uleProgram {
+	d := e.d
+	K := len(d.count)
+	pr := &uleProgram{bpOff: make([]uint32, K+1), exOff: make([]uint32, K+1), zOff: make([]uint32, K+1)}
+	ip := make([]int32, d.S)
+	var cs []uleRun
+	var ex []uleBin
+	for gi := 0; gi+1 < len(d.groups); gi++ {
+		k0, k1 := int(d.groups[gi]), int(d.groups[gi+1])
+		alone := !(d.S >= 1 && k1-k0 >= e.gmin) || e.kernel == "compiled" || e.kernel == "explicit"
+		for k := k0; k < k1; k++ {
+			if alone && e.zones != nil && e.zones.vector(d, k, pr) {
+				// A zone program.
+			} else if alone {
+				cs, ex = e.mergeVector(k, ip, cs[:0], ex[:0])
+				for i, q := range cs {
+					if !(i > 0 && cs[i-1].b == q.a) {
+						pr.bpPos = append(pr.bpPos, uint16(q.a))
+						pr.bpCoef = append(pr.bpCoef, -q.c)
+					}
+					c := q.c
+					if i+1 < len(cs) && cs[i+1].a == q.b {
+						c -= cs[i+1].c
+					}
+					pr.bpPos = append(pr.bpPos, uint16(q.b))
+					pr.bpCoef = append(pr.bpCoef, c)
+				}
+				for _, x := range ex {
+					pr.exPos = append(pr.exPos, uint16(x.t))
+					pr.exVal = append(pr.exVal, x.v)
+				}
+			}
+			if size := 10*(len(pr.bpPos)+len(pr.exPos)) + 12*len(pr.zIdx); size > uleProgramLimit {
+				return nil
+			}
+			pr.bpOff[k+1] = uint32(len(pr.bpPos))
+			pr.exOff[k+1] = uint32(len(pr.exPos))
+			pr.zOff[k+1] = uint32(len(pr.zIdx))
+		}
+	}
+	return pr
+}
+
+// compiled runs the programs of the vectors [k0, k1).
+func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int) {
+	d := e.d
+	pr := e.prog
+	dbuf := s.cdbuf[:k1-k0]
+	var q, qw []float64
+	if e.zones != nil {
+		q, qw = e.zones.q, s.qw
+	}
+	for k := k0; k < k1; k++ {
+		c := d.combo[k]
+		prefix, thetaL := e.prefix[c], e.thetaL[c]
+		b0, b1 := pr.bpOff[k], pr.bpOff[k+1]
+		x0, x1 := pr.exOff[k], pr.exOff[k+1]
+		z0, z1 := pr.zOff[k], pr.zOff[k+1]
+		bpPos, bpCoef := pr.bpPos[b0:b1], pr.bpCoef[b0:b1]
+		exPos, exVal := pr.exPos[x0:x1], pr.exVal[x0:x1]
+		zIdx, zM := pr.zIdx[z0:z1], pr.zM[z0:z1]
+		var D float64
+		for i, p := range bpPos {
+			D += bpCoef[i] * prefix[p]
+		}
+		for i, p := range exPos {
+			D += exVal[i] * thetaL[p]
+		}
+		for i, p := range zIdx {
+			D += zM[i] * q[p]
+		}
+		dbuf[k-k0] = D
+		w := d.count[k] / D
+		if !(D > 0) {
+			w = 0 // a vector impossible under θ: LL is -Inf
+		}
+		diff, expl := s.diff[c], s.expl[c]
+		for i, p := range bpPos {
+			diff[p] -= w * bpCoef[i]
+		}
+		for i, p := range exPos {
+			expl[p] += w * exVal[i]
+		}
+		for i, p := range zIdx {
+			qw[p] += w * zM[i]
+		}
+	}
+	s0, s1 := logLikSum(d.count[k0:k1], dbuf)
+	ll.logSum += s0 + s1
 }
 
 // grouped handles the vectors [k0, k1), which share their combination and

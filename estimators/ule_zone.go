@@ -1,0 +1,202 @@
+package estimators
+
+import "slices"
+
+// Zone programs: the compiled kernel (ule_fast.go) for vectors of three or
+// more segment services, all in band form (m = 6, 9, ... cycling [SR, PM,
+// SW]), in the decomposition of the pair kernel (ule_pair.go). Vector k's
+// scaled row is L_c(t)·Π_j (P_j(t) + Q_j(t)), P_j the base-and-plateau part
+// of its row in service j and Q_j the ramps, nonzero on at most two zones
+// of a few bins outside the plateau. When every zone is free of the other
+// rows' zones and of their plateau edges (checked once per vector), the
+// row is the piecewise constant Π_j P_j, with breakpoints at the plateau
+// edges only, plus, on each zone of row j, M·Q_j(t) with M = Π_{i≠j} P_i
+// constant there; so
+//
+//	D_k = Σ_edges coef·Λ_c(edge) + Σ_zones M·q_j(c, r_j, side),
+//
+// q_j(c, r, side) = Σ_{t ∈ zone} θ_t·L_c(t)·Q_j(t) computed once per
+// iteration for every row, and the accumulation takes w_k·M into a weight
+// per (service, combination, row, side) that is spread over the zone's bins
+// once per iteration. A program is then 2S+1 breakpoints and 2S zone
+// references instead of about 2S+1 runs plus the 2.5·2S ramp bins of the
+// explicit program, which other vectors keep.
+
+// uleZoneLimit bounds the q table (combinations × Σ_j rows × 2).
+const uleZoneLimit = 1 << 17
+
+// uleZones holds the zone tables of the segment services.
+type uleZones struct {
+	rows []pairRows   // per segment service, its band rows
+	zone [][]pairZone // per segment service and row, its zones and edges
+	off  []int        // per segment service, its offset in q: off + (c·rows + r)·2 + side
+	size int
+	q    []float64 // per iteration
+}
+
+// newULEZones returns the zone tables, or nil if a segment service has no
+// band form or the table would exceed uleZoneLimit.
+func newULEZones(e *uleFast) *uleZones {
+	d := e.d
+	if d.S < 3 {
+		return nil
+	}
+	z := &uleZones{}
+	C := len(d.comboL)
+	for _, p := range e.profs {
+		if p.band == nil {
+			return nil
+		}
+		pr := newPairRows(p.band)
+		z.rows = append(z.rows, pr)
+		z.zone = append(z.zone, pairZones(&pr, e.l))
+		z.off = append(z.off, z.size)
+		z.size += C * len(pr.rows) * 2
+	}
+	if z.size > uleZoneLimit {
+		return nil
+	}
+	z.q = make([]float64, z.size)
+	return z
+}
+
+// prepare computes q for every used combination from θ·L_c (padded by
+// trBandMaxEh).
+func (z *uleZones) prepare(c int, tlpad []float64) {
+	const M = trBandMaxEh
+	for j := range z.rows {
+		p := &z.rows[j]
+		E := p.e
+		n := len(p.rows)
+		q := z.q[z.off[j]+c*n*2 : z.off[j]+(c+1)*n*2]
+		for r, w := range p.rows {
+			a, b := int(w.a), int(w.b)
+			rp := p.ramp[r*2*E : (r+1)*2*E]
+			xl := tlpad[M+a-E : M+a]
+			xr := tlpad[M+b : M+b+E]
+			var sl, sr float64
+			for i := range E {
+				sl += rp[i] * xl[i]
+				sr += rp[E+i] * xr[i]
+			}
+			q[2*r], q[2*r+1] = sl, sr
+		}
+	}
+}
+
+// spread adds the weights qw of combination c over the zones' bins of
+// expl (length l).
+func (z *uleZones) spread(c int, qw, expl []float64) {
+	l := len(expl)
+	for j := range z.rows {
+		p := &z.rows[j]
+		E := p.e
+		n := len(p.rows)
+		w := qw[z.off[j]+c*n*2 : z.off[j]+(c+1)*n*2]
+		for r, row := range p.rows {
+			wl, wr := w[2*r], w[2*r+1]
+			if wl == 0 && wr == 0 {
+				continue
+			}
+			a, b := int(row.a), int(row.b)
+			rp := p.ramp[r*2*E : (r+1)*2*E]
+			for i := range E {
+				if t := a - E + i; t >= 0 && t < l {
+					expl[t] += wl * rp[i]
+				}
+				if t := b + i; t < l {
+					expl[t] += wr * rp[E+i]
+				}
+			}
+		}
+	}
+}
+
+// vector builds vector k's zone program, appending its breakpoints and
+// zone references to pr; it returns false (and appends nothing) if a zone
+// meets another row's zone or plateau edge.
+func (z *uleZones) vector(d *uleData, k int, pr *uleProgram) bool {
+	S := d.S
+	if S > 64 {
+		return false
+	}
+	rows := d.seg[k*S : k*S+S]
+	c := int(d.combo[k])
+	for j := range S {
+		x := &z.zone[j][rows[j]]
+		for i := range S {
+			if i == j {
+				continue
+			}
+			y := &z.zone[i][rows[i]]
+			if !x.constOnZones(y) || x.meets(y) {
+				return false
+			}
+		}
+	}
+	// P(t) = Π_j P_j(t) at t.
+	P := func(t int) float64 {
+		v := 1.0
+		for j := range S {
+			w := &z.rows[j].rows[rows[j]]
+			if int(w.a) <= t && t < int(w.b) {
+				v *= w.base + w.delta
+			} else {
+				v *= w.base
+			}
+		}
+		return v
+	}
+	var edges [2 * 64]int
+	ne := 0
+	for j := range S {
+		for _, e := range z.zone[j][rows[j]].c {
+			if e > 0 {
+				edges[ne] = e
+				ne++
+			}
+		}
+	}
+	es := edges[:ne]
+	slices.Sort(es)
+	es = slices.Compact(es)
+	l := len(d.comboL[c])
+	prev := 0.0 // the value left of the breakpoint (0 left of 0)
+	for i := 0; i <= len(es); i++ {
+		pos := 0
+		if i > 0 {
+			pos = es[i-1]
+		}
+		v := P(pos)
+		pr.bpPos = append(pr.bpPos, uint16(pos))
+		pr.bpCoef = append(pr.bpCoef, prev-v)
+		prev = v
+	}
+	pr.bpPos = append(pr.bpPos, uint16(l))
+	pr.bpCoef = append(pr.bpCoef, prev)
+	// Zones: M = Π_{i≠j} P_i on the zone.
+	for j := range S {
+		x := &z.zone[j][rows[j]]
+		n := len(z.rows[j].rows)
+		for side, zs := range [2][2]int{{x.l0, x.l1}, {x.h0, x.h1}} {
+			if zs[0] >= zs[1] {
+				continue
+			}
+			m := 1.0
+			for i := range S {
+				if i == j {
+					continue
+				}
+				w := &z.rows[i].rows[rows[i]]
+				if int(w.a) <= zs[0] && zs[0] < int(w.b) {
+					m *= w.base + w.delta
+				} else {
+					m *= w.base
+				}
+			}
+			pr.zIdx = append(pr.zIdx, uint32(z.off[j]+(c*n+int(rows[j]))*2+side))
+			pr.zM = append(pr.zM, m)
+		}
+	}
+	return true
+}

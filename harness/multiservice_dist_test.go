@@ -1,0 +1,309 @@
+package harness
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// The distribution half of kind multiservice (ULE and the per-service EMS
+// baselines, p4 spec §5): what the estimators hand the metrics, the EM
+// log-likelihood through the kind's parameters, and the shipped
+// distribution specs.
+
+// msDistRun prepares a distribution cell of kind multiservice.
+func msDistRun(t *testing.T, method string, eps float64, n int, params map[string]string) *msRun {
+	t.Helper()
+	cs := msCellSpec(t, method, eps, n, params, "js-div", "js-dist", "kl", "em_iterations")
+	run, err := multiserviceKind{}.Prepare(cs)
+	if err != nil {
+		t.Fatalf("%s %v: %v", method, params, err)
+	}
+	return run.(*msRun)
+}
+
+// Every distribution estimate is a probability vector over the cell's bins
+// (finite, non-negative, summing to 1), for ULE and every single service's
+// EMS, with repeated mechanisms, mixed budgets, users reporting to subsets
+// (NaN reports), without smoothing and under either stopping rule; and the
+// metrics of a trial are finite, js-div in [0, ln 2], js-dist its root,
+// KL(truth ‖ estimate) ≥ 0.
+//
+// The check is on the histogram itself: metrics.JSDivergence normalises
+// both vectors and clamps to [0, ln 2], so the js-div rows alone cannot
+// show an estimate that is not a probability vector.
+func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
+	p := func(kv ...string) map[string]string {
+		m := map[string]string{"bins": "128"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	three := "sr,pm,sw"
+	for _, c := range []struct {
+		method string
+		eps    float64
+		params map[string]string
+	}{
+		{"ule", 0.3, p("services", three)},
+		{"ems-sr", 0.3, p("services", three)},
+		{"ems-pm", 0.3, p("services", three)},
+		{"ems-sw", 0.3, p("services", three)},
+		{"ule", 0.1, p("services", three, "bins", "1024")}, // the paper's l
+		{"ule", 0.6, p("services", "C", "config", "2")},
+		{"ems-3", 0.6, p("services", "C", "config", "4")},
+		{"ule", 0.6, p("services", "sw:0.1,sw:0.2,sw:0.3")},
+		{"ems-2", 0.6, p("services", "sw:0.1,sw:0.2,sw:0.3")},
+		{"ule", 0.1, p("services", three, "m", "6")},
+		{"ule", 0.1, p("services", "sr,pm,sw,sw", "groups", "fig8", "group", "all")},
+		{"ule", 0.1, p("services", "sr,pm,sw,sw", "groups", "fig8", "group", "6")},
+		{"ems-4", 0.1, p("services", "sr,pm,sw,sw", "groups", "fig8", "group", "all")},
+		{"ule", 0.3, p("services", three, "smooth", "false")},
+		{"ems-sr", 0.3, p("services", three, "smooth", "false")},
+		{"ule", 0.3, p("services", three, "stop", "converged")},
+		{"ems-pm", 0.3, p("services", three, "stop", "converged", "smooth", "false")},
+	} {
+		name := c.method + " " + results.FormatParams(c.params)
+		r := msDistRun(t, c.method, c.eps, 2000, c.params)
+		bins := r.cell.cfg.bins
+		sc := r.scratch()
+		if err := r.draw(sc.reports, rand.New(rand.NewPCG(7, 7))); err != nil {
+			t.Fatal(err)
+		}
+		hist, iters, err := r.distEst(sc.reports)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(hist) != bins {
+			t.Fatalf("%s: %d bins, want %d", name, len(hist), bins)
+		}
+		var sum float64
+		for k, v := range hist {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				t.Fatalf("%s: bin %d = %v", name, k, v)
+			}
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("%s: the histogram sums to 1%+.3g", name, sum-1)
+		}
+		if iters < 1 {
+			t.Errorf("%s: %d EM iterations", name, iters)
+		}
+		ms, err := r.Trial(0, rand.New(rand.NewPCG(7, 7)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, dist, kl, it := ms[0].Value, ms[1].Value, ms[2].Value, ms[3].Value
+		if !(js >= 0 && js <= math.Ln2) || math.Abs(dist-math.Sqrt(js)) > 1e-15 || !(kl >= 0) || math.IsInf(kl, 0) {
+			t.Errorf("%s: js-div %v, js-dist %v, kl %v", name, js, dist, kl)
+		}
+		// The same generator state draws the same reports: the trial's
+		// metrics are those of the histogram checked above.
+		if it != float64(iters) {
+			t.Errorf("%s: the trial ran %v iterations, the estimator %d on the same reports", name, it, iters)
+		}
+	}
+}
+
+// Without smoothing EM is plain EM (the paper's Algorithm 3), whose
+// log-likelihood never decreases: checked at every iteration of ULE and of
+// each service's EMS, with the options the kind builds from params.smooth =
+// false and params.stop (the estimator's own check on synthetic counts is
+// estimators.TestEMLogLikelihoodMonotone). The histogram the kind returns is
+// that of the estimator called with those options, so the parameters reach
+// it; and, started from the same uniform θ on the same reports, running to
+// convergence ends at a log-likelihood no lower than the authors' rule, with
+// at least as many iterations.
+func TestMSDistLogLikelihoodMonotone(t *testing.T) {
+	for _, method := range []string{"ule", "ems-sr", "ems-pm", "ems-sw"} {
+		var last struct {
+			ll    float64
+			iters int
+		}
+		for _, stop := range []string{"authors", "converged"} {
+			params := map[string]string{"services": "sr,pm,sw", "bins": "64", "smooth": "false", "stop": stop}
+			r := msDistRun(t, method, 0.5, 3000, params)
+			sc := r.scratch()
+			if err := r.draw(sc.reports, rand.New(rand.NewPCG(11, uint64(len(method))))); err != nil {
+				t.Fatal(err)
+			}
+			got, iters, err := r.distEst(sc.reports)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := r.cell.cfg.em
+			if !opt.NoSmooth || string(opt.Stop) != stop {
+				t.Fatalf("%s: params smooth=false stop=%s gave EM options %+v", method, stop, opt)
+			}
+			opt.MaxIter = 20000 // bounds the test; convergence comes well before
+			var lls []float64
+			opt.Trace = func(_ int, _ []float64, ll float64) { lls = append(lls, ll) }
+			reports, mechs := sc.reports, r.mechs
+			if strings.HasPrefix(method, "ems-") {
+				j := r.cell.method.service
+				reports, mechs = sc.reports[j:j+1], r.mechs[j:j+1]
+			}
+			svcs, err := estimators.NewServices(mechs, r.cell.cfg.bins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, info, err := estimators.ULE(reports, svcs, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Iterations != iters || info.Iterations != len(lls) {
+				t.Errorf("%s %s: %d iterations through the kind, %d direct, %d traced", method, stop, iters, info.Iterations, len(lls))
+			}
+			for k := range want {
+				if got[k] != want[k] {
+					t.Errorf("%s %s: bin %d = %v through the kind, %v direct", method, stop, k, got[k], want[k])
+					break
+				}
+			}
+			for i := 1; i < len(lls); i++ {
+				if lls[i] < lls[i-1]-1e-12*math.Abs(lls[i-1]) {
+					t.Errorf("%s %s: LL decreased at iteration %d: %.15g -> %.15g", method, stop, i+1, lls[i-1], lls[i])
+					break
+				}
+			}
+			if stop == "converged" {
+				if info.Stop == estimators.StopReasonMaxIter {
+					t.Errorf("%s: not converged in %d iterations", method, info.Iterations)
+				}
+				if info.LL < last.ll-1e-12*math.Abs(last.ll) || info.Iterations < last.iters {
+					t.Errorf("%s: converged LL %.12g after %d iterations, authors' rule %.12g after %d", method, info.LL, info.Iterations, last.ll, last.iters)
+				}
+			}
+			last.ll, last.iters = info.LL, info.Iterations
+		}
+	}
+}
+
+// Distribution cells give byte-identical rows at -j 1 and -j 2 (js-div and
+// em_iterations included: EM's accumulators are cut into fixed blocks).
+func TestMSDistDeterministic(t *testing.T) {
+	spec := &Spec{
+		Name: "ms-dist-det", Kind: "multiservice", Seed: 5, Trials: 2, Metrics: []string{"js-div", "em_iterations"},
+		Axes: Axes{
+			Method: []string{"ule", "ems-pm"},
+			Eps:    []float64{0.3}, N: []int{20000},
+			Params: map[string][]string{"services": {"sr,pm,sw"}, "stop": {"authors"}, "bins": {"256"}},
+		},
+		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
+	}
+	a, b := runMS(t, spec, 1), runMS(t, spec, 2)
+	ra, _ := os.ReadFile(filepath.Join(a, RowsFile))
+	rb, _ := os.ReadFile(filepath.Join(b, RowsFile))
+	if len(ra) == 0 || !bytes.Equal(ra, rb) {
+		t.Error("rows.csv differs between -j 1 and -j 2")
+	}
+}
+
+// msDistSpecs are the shipped distribution specs of kind multiservice.
+var msDistSpecs = []string{
+	"multiservice-fig4-dist", "multiservice-fig5-dist", "multiservice-fig6b",
+	"multiservice-fig7b", "multiservice-fig7d", "multiservice-fig8d", "multiservice-table1-ule",
+}
+
+// thinMSSpec keeps the first and last value of every swept axis with more
+// than two (ε, n and the params), so that every method, stopping rule,
+// dataset and figure of a spec is exercised at quick scale in seconds.
+// `ldpbench run SPEC --quick` runs the whole quick grid.
+func thinMSSpec(s *Spec) {
+	ends := func(n int) bool { return n > 2 }
+	if ends(len(s.Axes.Eps)) {
+		s.Axes.Eps = []float64{s.Axes.Eps[0], s.Axes.Eps[len(s.Axes.Eps)-1]}
+	}
+	if s.Quick != nil && ends(len(s.Quick.N)) {
+		s.Quick.N = []int{s.Quick.N[0], s.Quick.N[len(s.Quick.N)-1]}
+	}
+	params := map[string][]string{}
+	for k, vs := range s.Axes.Params {
+		if ends(len(vs)) {
+			vs = []string{vs[0], vs[len(vs)-1]}
+		}
+		params[k] = vs
+	}
+	s.Axes.Params = params
+}
+
+// The shipped distribution specs at quick scale (thinned, thinMSSpec):
+// every js-div row is finite and in [0, ln 2], js-dist is its square root,
+// every em_iterations row is a whole number between 1 and the rule's cap
+// (10,000 for the authors' rule, 100,000 run to convergence), every timing
+// row is positive, no row has a theory (EM has none), and every figure is
+// drawn. Each spec names js-div on its axis (E4.1).
+func TestShippedMultiserviceDistSpecs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the shipped specs")
+	}
+	for _, name := range msDistSpecs {
+		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		thinMSSpec(spec)
+		dir := runMS(t, spec, 0)
+		rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := map[string]float64{} // cell/trial → js-div
+		counts := map[string]int{}
+		for _, r := range rows {
+			v := float64(r.Value)
+			key := r.Cell().Key() + "#" + strconv.Itoa(r.Trial)
+			counts[r.Metric]++
+			if !math.IsNaN(float64(r.Theory)) {
+				t.Errorf("%s %s: %s has a theory %v", name, key, r.Metric, r.Theory)
+			}
+			switch r.Metric {
+			case "js-div":
+				if !(v >= 0 && v <= math.Ln2) {
+					t.Errorf("%s %s: js-div %v not in [0, ln 2]", name, key, v)
+				}
+				js[key] = v
+			case "js-dist":
+				if d, ok := js[key]; !ok || v != math.Sqrt(d) {
+					t.Errorf("%s %s: js-dist %v, js-div %v", name, key, v, d)
+				}
+			case "em_iterations":
+				limit := 10000.0
+				if strings.Contains(r.Params, "stop=converged") {
+					limit = 100000
+				}
+				if !(v >= 1 && v <= limit && v == math.Trunc(v)) {
+					t.Errorf("%s %s: em_iterations %v", name, key, v)
+				}
+			case "aggregation_seconds":
+				if !(v > 0) || math.IsInf(v, 0) {
+					t.Errorf("%s %s: aggregation_seconds %v", name, key, v)
+				}
+			default:
+				t.Errorf("%s: unexpected metric %s", name, r.Metric)
+			}
+		}
+		if counts["js-div"] == 0 || counts["em_iterations"] == 0 {
+			t.Errorf("%s: no js-div or em_iterations rows (%v)", name, counts)
+		}
+		for _, f := range spec.Figures {
+			if _, err := os.Stat(filepath.Join(dir, f.Name+".png")); err != nil {
+				t.Errorf("%s: figure %s not drawn: %v", name, f.Name, err)
+			}
+			if f.Metric == "js-div" && !strings.Contains(f.YLabel, "js-div") {
+				t.Errorf("%s: figure %s does not name js-div on its axis (%q)", name, f.Name, f.YLabel)
+			}
+		}
+	}
+}
