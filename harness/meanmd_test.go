@@ -72,13 +72,7 @@ func TestShippedMeanMDMatchesTheory(t *testing.T) {
 	var all []results.Row
 	for _, name := range []string{"zhao-synthetic", "zhao-discretize"} {
 		rows := runShipped(t, name)
-		bad, pooled := chiSquareCheck(rows, 1)
-		for _, b := range bad {
-			t.Errorf("%s: %s", name, b)
-		}
-		if pooled != nil {
-			t.Errorf("%s: %v", name, pooled)
-		}
+		requireTheory(t, name+": ", rows)
 		for _, r := range rows {
 			if r.Metric == "bits" && float64(r.Value) != float64(r.Theory) {
 				t.Errorf("%s: bits %v, theory %v", r.Cell().Key(), r.Value, r.Theory)

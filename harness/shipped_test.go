@@ -59,6 +59,19 @@ func chiSquareCheck(rows []results.Row, scale float64) (bad []string, pooled err
 	return bad, pooled
 }
 
+// requireTheory fails t for every cell (and the pool) whose measured MSE is
+// outside the χ² interval of its exact theory; label prefixes the messages.
+func requireTheory(t *testing.T, label string, rows []results.Row) {
+	t.Helper()
+	bad, pooled := chiSquareCheck(rows, 1)
+	for _, b := range bad {
+		t.Errorf("%s%s", label, b)
+	}
+	if pooled != nil {
+		t.Errorf("%s%v", label, pooled)
+	}
+}
+
 // The shipped spec at quick scale: every cell's measured MSE agrees with the
 // exact theory (1/n²)Σ Var(Y|xᵢ).
 func TestShippedSpecMatchesTheory(t *testing.T) {
@@ -74,13 +87,7 @@ func TestShippedSpecMatchesTheory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, pooled := chiSquareCheck(rows, 1)
-	for _, b := range bad {
-		t.Error(b)
-	}
-	if pooled != nil {
-		t.Error(pooled)
-	}
+	requireTheory(t, "", rows)
 	// The same check must reject a theory that is off by 30%: with 80 cells
 	// of 20 trials the pooled χ²(1600) interval at 1e-6 is about ±17%.
 	if _, pooled := chiSquareCheck(rows, 1.3); pooled == nil {
