@@ -1,6 +1,7 @@
 package estimators
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -83,6 +84,10 @@ type EMOptions struct {
 	// fast route is tested against, O(distinct × l) per iteration and in
 	// memory. It refuses more than 2^27 row entries.
 	Dense bool
+	// Context, if not nil, is checked once per iteration: when it is done,
+	// ULE and EMS stop and return its error (a SIGTERM does not wait for
+	// thousands of iterations).
+	Context context.Context
 	// Trace, if not nil, is called after every iteration with its number
 	// (1, 2, ...), the new θ (do not keep or modify it) and LL(θ).
 	Trace func(iter int, theta []float64, ll float64)
@@ -156,7 +161,7 @@ func (o EMOptions) resolved() (EMOptions, error) {
 
 // runEM runs the EM loop of the authors' code on engine e over l bins, N
 // users, llConst the log-likelihood of the row scales. opt is resolved.
-func runEM(e emEngine, l int, N, llConst float64, opt EMOptions, info *EMInfo) []float64 {
+func runEM(e emEngine, l int, N, llConst float64, opt EMOptions, info *EMInfo) ([]float64, error) {
 	start := time.Now()
 	info.Rule = opt.Stop
 	theta := make([]float64, l)
@@ -187,6 +192,11 @@ func runEM(e emEngine, l int, N, llConst float64, opt EMOptions, info *EMInfo) [
 		if r >= opt.MaxIter {
 			info.Stop = StopReasonMaxIter
 			break
+		}
+		if opt.Context != nil {
+			if err := opt.Context.Err(); err != nil {
+				return nil, fmt.Errorf("estimators: EM stopped after %d iterations: %w", r, err)
+			}
 		}
 		// M-step from the accumulated a.
 		var sp float64
@@ -240,7 +250,7 @@ func runEM(e emEngine, l int, N, llConst float64, opt EMOptions, info *EMInfo) [
 	info.LL = ll
 	info.Loop = time.Since(start)
 	info.PerIter = info.Loop / time.Duration(passes)
-	return theta
+	return theta, nil
 }
 
 // smooth writes Sθ to dst: the authors' smoothing matrix, the binomial

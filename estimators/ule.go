@@ -466,8 +466,8 @@ func (d *uleData) run(opt EMOptions, start time.Time) ([]float64, EMInfo, error)
 		e, llConst, info.Route = newULEFast(d, opt.Workers, opt.kernel), d.llConst(), "fast"
 	}
 	info.Setup = time.Since(start)
-	theta := runEM(e, d.lay.l, d.N, llConst, opt, &info)
-	return theta, info, nil
+	theta, err := runEM(e, d.lay.l, d.N, llConst, opt, &info)
+	return theta, info, err
 }
 
 // slotsFor returns the number of slots (units of work with their own

@@ -1,6 +1,8 @@
 package estimators
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -241,4 +243,28 @@ func TestULEZonePrograms(t *testing.T) {
 		t.Errorf("%d of %d vectors with zone programs", zoned, len(d.count))
 	}
 	t.Logf("%d of %d vectors with zone programs", zoned, len(d.count))
+}
+
+// TestULEStopsOnContext checks that a cancelled context stops the EM loop
+// within one iteration and that the error says so.
+func TestULEStopsOnContext(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	mechs := uleMechs(t, 0.5, 0.5, 0.5)
+	reports := uleReports(t, uleBetaInputs(2000, 2, 5, rng), mechs, rng)
+	svcs := uleServices(t, mechs, 64)
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	opt := EMOptions{Context: ctx, Stop: StopConverged, Trace: func(iter int, _ []float64, _ float64) {
+		calls = iter
+		if iter == 3 {
+			cancel()
+		}
+	}}
+	_, _, err := ULE(reports, svcs, opt)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("ULE with a context cancelled at iteration 3: err = %v, want context.Canceled", err)
+	}
+	if calls != 3 {
+		t.Errorf("ULE ran %d iterations after cancellation at 3", calls-3)
+	}
 }
