@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -29,6 +30,20 @@ import (
 // biased report on [-b, 1+b]); a user who does not report to a service has
 // NaN there.
 //
+// Comparisons are paired (common random numbers; TrialKey): the trial's
+// generator is seeded from the dataset, ε, n and the parameters that
+// change the reports (services, config, m, groups, group), not from the
+// method nor from estimator-only parameters (bins, h, out_buckets,
+// pm_lookup, laplace_clamp, threads, smooth, stop, ll_tol, max_iter,
+// theta_tol, v; msParamRoles). So every method and estimator setting of a
+// cell sees bit-identical reports in trial t, and a difference between
+// two methods in one trial is the estimators' alone (a paired difference,
+// whose variance is far below the sum of two unpaired ones). The draw is
+// the only consumer of the trial's generator: no estimator here is
+// randomised; one that is must take its own stream (say, a generator
+// seeded from the trial's first draw after the reports), never the
+// reports' stream, so that the reports stay method-independent.
+//
 // The method names the collector's estimator:
 //
 //	ua             unbiased averaging (eq. (2)); pooled over subsets
@@ -45,8 +60,34 @@ import (
 //	ule            User-level Likelihood Estimation (Algorithm 3, EMS)
 //	ems-<s>        one service's own EMS histogram (the distribution
 //	               baselines)
+//	ems-best       the single service whose own EMS histogram has the
+//	               lowest js-div against the truth on the trial's reports
+//	               (the paper's "Single best" of Fig. 8d; an ORACLE choice
+//	               of baseline, per trial; kl and the em_* metrics are the
+//	               chosen run's; aggregation_seconds times all m runs)
 //	raw-<s>        with metric variance only: the raw (biased) report's
 //	               variance on the [-1, 1] scale (Square Wave's "SW" of Fig. 3)
+//
+// EM (ule, ems-<s>, ems-best): params stop, ll_tol, max_iter, theta_tol
+// and smooth set estimators.EMOptions. The loop runs while ‖θ_old − θ‖₁ >
+// the θ tolerance and fewer than max_iter iterations have run, and, from
+// the third iteration on, breaks when |LL − LL_old| falls below the LL
+// tolerance:
+//
+//	stop = authors     (the authors' code) θ tolerance 1/N, fixed; ll_tol
+//	                   ABSOLUTE in nats (default 1e-3); max_iter default
+//	                   10,000; theta_tol ignored. ΔLL scales with N, so the
+//	                   same ll_tol runs longer at larger n (p4 spec §11.2)
+//	stop = converged   θ tolerance theta_tol (default 1e-12); ll_tol
+//	                   RELATIVE to |LL| (default 1e-10, about 1.5e-9 nats
+//	                   per user for [SR, PM, SW] at small ε: looser than
+//	                   the authors' 1e-3 above n ≈ 7·10⁵); max_iter default
+//	                   100,000
+//
+// A smaller ll_tol or theta_tol, or a larger max_iter, runs further; the
+// em_stop_* metrics say which test ended each run. Every EM run watches
+// the run's context once per iteration (PrepareContext): a cancelled run
+// returns within one iteration, keeping the finished cells for resume.
 //
 // Metrics:
 //
@@ -60,6 +101,13 @@ import (
 //	                     `bins` equal bins of [-1, 1] (distribution methods)
 //	em_iterations        the EM updates of the run (distribution methods;
 //	                     the spec asks every EM run's count to be recorded)
+//	em_stop_ll           1 if the |ΔLL| test stopped the EM loop, else 0
+//	                     (estimators.StopReasonLL); its mean over trials is
+//	                     the fraction of runs the likelihood test stopped
+//	em_stop_max_iter     1 if the iteration cap stopped it, else 0
+//	                     (StopReasonMaxIter). A run with both 0 stopped on
+//	                     the θ tolerance (StopReasonTheta): the three
+//	                     reasons are recorded by two numeric rows
 //	aggregation_seconds  the wall time of the estimator call alone (not the
 //	                     perturbation, not the tables built once per cell),
 //	                     Table 1's measure. NOT deterministic: rows.csv is
@@ -74,7 +122,7 @@ import (
 //	                     input params.v; use trials = 1
 type multiserviceKind struct{}
 
-var multiserviceMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "aggregation_seconds", "variance"}
+var multiserviceMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds", "variance"}
 
 func (multiserviceKind) Name() string      { return "multiservice" }
 func (multiserviceKind) Metrics() []string { return multiserviceMetrics }
@@ -91,7 +139,7 @@ const (
 // msMethod is a parsed method name.
 type msMethod struct {
 	class   msMethodClass
-	name    string // ua, uwa, uwa-oracle, single, single-best, ule, ems, raw
+	name    string // ua, uwa, uwa-oracle, single, single-best, ule, ems, ems-best, raw
 	service int    // for single, ems, raw: the 0-based service
 }
 
@@ -100,7 +148,7 @@ func parseMSMethod(method string, cfg *msConfig) (msMethod, error) {
 	switch method {
 	case "ua", "uwa", "uwa-oracle", "single-best":
 		return msMethod{class: msMean, name: method, service: -1}, nil
-	case "ule":
+	case "ule", "ems-best":
 		return msMethod{class: msDist, name: method, service: -1}, nil
 	}
 	for _, p := range []struct {
@@ -115,7 +163,7 @@ func parseMSMethod(method string, cfg *msConfig) (msMethod, error) {
 			return msMethod{class: p.class, name: p.name, service: j}, nil
 		}
 	}
-	return msMethod{}, fmt.Errorf("unknown method %q of kind multiservice (valid: ua, uwa, uwa-oracle, single-<s>, single-best, ule, ems-<s>, raw-<s>; <s> a service number or mechanism name)", method)
+	return msMethod{}, fmt.Errorf("unknown method %q of kind multiservice (valid: ua, uwa, uwa-oracle, single-<s>, single-best, ule, ems-<s>, ems-best, raw-<s>; <s> a service number or mechanism name)", method)
 }
 
 // msMetricClass says which methods a metric is defined for.
@@ -125,9 +173,9 @@ func msMetricAllowed(metric string, m msMethod) error {
 		if m.class != msMean {
 			return fmt.Errorf("metric %s is the error of a mean; method %s estimates %s", metric, methodLabel(m), m.class)
 		}
-	case "js-div", "js-dist", "kl", "em_iterations":
+	case "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter":
 		if m.class != msDist {
-			return fmt.Errorf("metric %s is for the distribution methods (ule, ems-<s>); method %s estimates %s", metric, methodLabel(m), m.class)
+			return fmt.Errorf("metric %s is for the distribution methods (ule, ems-<s>, ems-best); method %s estimates %s", metric, methodLabel(m), m.class)
 		}
 	case "aggregation_seconds":
 		if m.class == msRaw {
@@ -270,12 +318,21 @@ func msBoundedCheck(m mechanisms.Mechanism) error {
 	return fmt.Errorf("neither discrete nor continuous: no likelihood")
 }
 
-func (multiserviceKind) Prepare(c *CellSpec) (CellRun, error) {
+func (k multiserviceKind) Prepare(c *CellSpec) (CellRun, error) {
+	return k.PrepareContext(context.Background(), c)
+}
+
+// PrepareContext prepares a cell whose EM runs watch ctx (the run's): they
+// return an error wrapping ctx.Err() within one iteration of its end.
+func (multiserviceKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
 	cell, err := checkMSCell(c)
 	if err != nil {
 		return nil, err
 	}
 	cfg := cell.cfg
+	// A copy: cfg is the cell's, and the context is this run's.
+	em := cfg.em
+	em.Context = ctx
 	r := &msRun{cell: cell, metrics: c.Metrics, theory: map[string]float64{}}
 	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
 	for t, j := range cell.active {
@@ -327,7 +384,7 @@ func (multiserviceKind) Prepare(c *CellSpec) (CellRun, error) {
 	// Remap the groups' service indices onto the active list (identity
 	// in "all" mode).
 	r.groups = cell.groups
-	if err := r.prepareMethod(c); err != nil {
+	if err := r.prepareMethod(c, em); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -348,7 +405,7 @@ type msRun struct {
 	theory    map[string]float64
 
 	meanEst func(reports [][]float64) (float64, error)
-	distEst func(reports [][]float64) ([]float64, int, error)
+	distEst msDistEstimator
 
 	pool sync.Pool // *msScratch
 }
@@ -357,7 +414,7 @@ type msRun struct {
 type msScratch struct{ reports [][]float64 }
 
 // prepareMethod builds the cell's estimator and its theory.
-func (r *msRun) prepareMethod(c *CellSpec) error {
+func (r *msRun) prepareMethod(c *CellSpec, em estimators.EMOptions) error {
 	cell, cfg := r.cell, r.cell.cfg
 	m := cell.method
 	local := func(j int) int { return slices.Index(cell.active, j) } // service → active index
@@ -420,7 +477,7 @@ func (r *msRun) prepareMethod(c *CellSpec) error {
 			h[k] /= float64(len(r.xs))
 		}
 		r.truthHist = h
-		est, err := newMSDistEstimator(m, local, r.mechs, cfg)
+		est, err := newMSDistEstimator(m, local, r.mechs, cfg.bins, em, r.truthHist)
 		if err != nil {
 			return err
 		}
@@ -481,13 +538,13 @@ func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, 
 	}
 	var mean float64
 	var hist []float64
-	var iters int
+	var info estimators.EMInfo
 	start := time.Now()
 	var err error
 	if r.meanEst != nil {
 		mean, err = r.meanEst(sc.reports)
 	} else {
-		hist, iters, err = r.distEst(sc.reports)
+		hist, info, err = r.distEst(sc.reports)
 	}
 	elapsed := time.Since(start).Seconds()
 	if err != nil {
@@ -507,7 +564,11 @@ func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, 
 		case "kl":
 			v = metrics.KL(r.truthHist, hist)
 		case "em_iterations":
-			v = float64(iters)
+			v = float64(info.Iterations)
+		case "em_stop_ll":
+			v = indicator(info.Stop == estimators.StopReasonLL)
+		case "em_stop_max_iter":
+			v = indicator(info.Stop == estimators.StopReasonMaxIter)
 		case "aggregation_seconds":
 			v = elapsed
 		case "variance":
@@ -521,4 +582,13 @@ func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, 
 func (r *msRun) Theory(metric string) (float64, bool) {
 	v, ok := r.theory[metric]
 	return v, ok
+}
+
+// indicator is 1 if b, else 0 (a numeric row for a yes/no outcome, whose
+// mean over trials is a proportion).
+func indicator(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -48,6 +48,14 @@ import (
 //	smooth         EMS smoothing of ULE/EMS: "true" (default, the code) |
 //	               "false" (the paper's plain EM; ERRATA E4.4)
 //	stop           EM stopping rule: "authors" (default) | "converged"
+//	ll_tol         EM log-likelihood tolerance, > 0: absolute (nats) under
+//	               stop = authors (default 1e-3), relative to |LL| under
+//	               stop = converged (default 1e-10)
+//	max_iter       EM iteration cap, ≥ 1 (default 10,000 authors, 100,000
+//	               converged)
+//	theta_tol      EM L1 tolerance on θ, > 0, of stop = converged (default
+//	               1e-12); ignored by stop = authors, whose tolerance is 1/N
+//	               by definition
 //	v              the input of metric variance (Fig. 3), in [-1, 1]
 //
 // ε: a service without its own budget takes the cell's ε. When every
@@ -73,7 +81,7 @@ var msNamedServices = map[string]string{
 // msAliases are the paper's mechanism names.
 var msAliases = map[string]string{"sr": "duchi", "lap": "laplace"}
 
-var msParamKeys = []string{"bins", "config", "group", "groups", "h", "laplace_clamp", "m", "out_buckets", "pm_lookup", "services", "smooth", "stop", "threads", "v"}
+var msParamKeys = []string{"bins", "config", "group", "groups", "h", "laplace_clamp", "ll_tol", "m", "max_iter", "out_buckets", "pm_lookup", "services", "smooth", "stop", "theta_tol", "threads", "v"}
 
 // msService is one service of a cell: its registry name and budget.
 type msService struct {
@@ -277,6 +285,15 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 			return nil, msParamError("stop", "%q: want %q or %q", s, estimators.StopAuthors, estimators.StopConverged)
 		}
 	}
+	if cfg.em.LLTol, err = positiveFloat(p, "ll_tol"); err != nil {
+		return nil, err
+	}
+	if cfg.em.ThetaTol, err = positiveFloat(p, "theta_tol"); err != nil {
+		return nil, err
+	}
+	if cfg.em.MaxIter, _, err = atoi("max_iter", 1, math.MaxInt32); err != nil {
+		return nil, err
+	}
 	cfg.em.Workers = cfg.threads
 	if s, ok := get("v"); ok {
 		v, err := strconv.ParseFloat(s, 64)
@@ -286,6 +303,21 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 		cfg.v = v
 	}
 	return cfg, nil
+}
+
+// positiveFloat parses the optional parameter key as a finite number > 0;
+// 0 when absent (EMOptions' "default" for the tolerances).
+func positiveFloat(p map[string]string, key string) (float64, error) {
+	s, ok := p[key]
+	if !ok {
+		return 0, nil
+	}
+	s = strings.TrimSpace(s)
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return 0, msParamError(key, "%q: want a finite number > 0", s)
+	}
+	return v, nil
 }
 
 // roundBudget prints a sum of decimal budgets without the binary noise.

@@ -2,44 +2,83 @@ package harness
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ldpbench/ldpbench/estimators"
 	"github.com/ldpbench/ldpbench/mechanisms"
+	"github.com/ldpbench/ldpbench/metrics"
 )
 
 // msDistEstimator is what kind multiservice asks of a distribution
 // estimator: from the linked raw reports of the active services
 // (reports[t][i], NaN = not reported), the histogram over the cell's bins
-// equal bins of [-1, 1] (summing to 1), and the number of EM updates it ran.
-// The transition matrices are built once per cell, outside the timed call
-// (Table 1 times "bucket vector deduplication plus EMS").
-type msDistEstimator func(reports [][]float64) (hist []float64, iterations int, err error)
+// equal bins of [-1, 1] (summing to 1), and the EM run's description
+// (iterations, stop reason). The transition matrices are built once per
+// cell, outside the timed call (Table 1 times "bucket vector deduplication
+// plus EMS").
+type msDistEstimator func(reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
 
 // newMSDistEstimator binds a distribution method to the estimators of
 // package estimators (ULE and EMS, p4 spec §5): ule over every active
-// service, ems-<s> over service s alone. local maps a service to its index
-// among the active services.
-func newMSDistEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, cfg *msConfig) (msDistEstimator, error) {
+// service, ems-<s> over service s alone, ems-best over each active service
+// alone, keeping the estimate nearest truth. local maps a service to its
+// index among the active services. em carries the run's context, so every
+// EM run stops when the run is cancelled.
+func newMSDistEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msDistEstimator, error) {
 	switch m.name {
 	case "ule":
-		svcs, err := estimators.NewServices(mechs, cfg.bins)
+		svcs, err := estimators.NewServices(mechs, bins)
 		if err != nil {
 			return nil, err
 		}
-		return func(reports [][]float64) ([]float64, int, error) {
-			h, info, err := estimators.ULE(reports, svcs, cfg.em)
-			return h, info.Iterations, err
+		return func(reports [][]float64) ([]float64, estimators.EMInfo, error) {
+			return estimators.ULE(reports, svcs, em)
 		}, nil
 	case "ems":
 		t := local(m.service)
-		svc, err := estimators.NewService(mechs[t], estimators.ServiceOptions{Bins: cfg.bins})
+		svc, err := estimators.NewService(mechs[t], estimators.ServiceOptions{Bins: bins})
 		if err != nil {
 			return nil, err
 		}
-		return func(reports [][]float64) ([]float64, int, error) {
-			h, info, err := estimators.EMS(reports[t], svc, cfg.em)
-			return h, info.Iterations, err
+		return func(reports [][]float64) ([]float64, estimators.EMInfo, error) {
+			return estimators.EMS(reports[t], svc, em)
 		}, nil
+	case "ems-best":
+		return newMSEMSBest(mechs, bins, em, truth)
 	}
 	return nil, fmt.Errorf("method %s: no distribution estimator", m.name)
+}
+
+// newMSEMSBest is ems-best, the distribution analogue of single-best: EMS
+// on each active service alone, keeping the estimate with the lowest JS
+// divergence from the truth on these very reports. It is an ORACLE choice
+// of baseline (it looks at the truth), the paper's "Single best" of Fig.
+// 8d: the best a collector could do with one service had it known which.
+// The choice is by js-div, hence also by js-dist (its root); kl,
+// em_iterations and the stop metrics are the chosen run's, so a row's
+// metrics describe one estimate. Ties go to the lowest service index.
+func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msDistEstimator, error) {
+	svcs := make([]*estimators.Service, len(mechs))
+	for t, mech := range mechs {
+		svc, err := estimators.NewService(mech, estimators.ServiceOptions{Bins: bins})
+		if err != nil {
+			return nil, fmt.Errorf("service %d: %w", t+1, err)
+		}
+		svcs[t] = svc
+	}
+	return func(reports [][]float64) ([]float64, estimators.EMInfo, error) {
+		var best []float64
+		var bestInfo estimators.EMInfo
+		bestJS := math.Inf(1)
+		for t, svc := range svcs {
+			h, info, err := estimators.EMS(reports[t], svc, em)
+			if err != nil {
+				return nil, estimators.EMInfo{}, err
+			}
+			if js := metrics.JSDivergence(h, truth); best == nil || js < bestJS {
+				best, bestInfo, bestJS = h, info, js
+			}
+		}
+		return best, bestInfo, nil
+	}, nil
 }

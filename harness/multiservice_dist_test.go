@@ -73,6 +73,9 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 		{"ems-sr", 0.3, p("services", three, "smooth", "false")},
 		{"ule", 0.3, p("services", three, "stop", "converged")},
 		{"ems-pm", 0.3, p("services", three, "stop", "converged", "smooth", "false")},
+		{"ems-best", 0.3, p("services", three)},
+		{"ems-best", 0.1, p("services", "sr,pm,sw,sw", "groups", "fig8", "group", "all")},
+		{"ems-best", 0.1, p("services", "sr,pm,sw,sw", "groups", "fig8", "group", "9")},
 	} {
 		name := c.method + " " + results.FormatParams(c.params)
 		r := msDistRun(t, c.method, c.eps, 2000, c.params)
@@ -81,10 +84,11 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 		if err := r.draw(sc.reports, rand.New(rand.NewPCG(7, 7))); err != nil {
 			t.Fatal(err)
 		}
-		hist, iters, err := r.distEst(sc.reports)
+		hist, info, err := r.distEst(sc.reports)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		iters := info.Iterations
 		if len(hist) != bins {
 			t.Fatalf("%s: %d bins, want %d", name, len(hist), bins)
 		}
@@ -139,10 +143,11 @@ func TestMSDistLogLikelihoodMonotone(t *testing.T) {
 			if err := r.draw(sc.reports, rand.New(rand.NewPCG(11, uint64(len(method))))); err != nil {
 				t.Fatal(err)
 			}
-			got, iters, err := r.distEst(sc.reports)
+			got, kindInfo, err := r.distEst(sc.reports)
 			if err != nil {
 				t.Fatal(err)
 			}
+			iters := kindInfo.Iterations
 			opt := r.cell.cfg.em
 			if !opt.NoSmooth || string(opt.Stop) != stop {
 				t.Fatalf("%s: params smooth=false stop=%s gave EM options %+v", method, stop, opt)

@@ -292,12 +292,13 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 		g.Go(func() error {
 			for tk := range tasks {
 				st := states[tk.cell]
-				st.once.Do(func() { st.run, st.err = kind.Prepare(specs[tk.cell]) })
+				st.once.Do(func() { st.run, st.err = prepareCell(gctx, kind, specs[tk.cell]) })
 				if st.err != nil {
 					return fmt.Errorf("cell %s: %w", cells[tk.cell].cell.Key(), st.err)
 				}
 				key := cells[tk.cell].cell.Key()
-				ms, err := st.run.Trial(tk.trial, trialRand(s.Seed, s.Name, key, tk.trial), make([]Measurement, 0, len(s.Metrics)))
+				rng := trialRand(s.Seed, s.Name, trialKey(kind, specs[tk.cell], key), tk.trial)
+				ms, err := st.run.Trial(tk.trial, rng, make([]Measurement, 0, len(s.Metrics)))
 				if err != nil {
 					return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
 				}
