@@ -31,6 +31,9 @@ type Spec struct {
 	Datasets    []datasets.Spec `toml:"datasets" json:"datasets"`
 	Quick       *Quick          `toml:"quick" json:"-"`
 	Figures     []figures.Spec  `toml:"figures" json:"-"`
+	// Claims are the paper's stated improvement ranges, reported beside
+	// the measured ones in claims.csv (claims.go); they change no row.
+	Claims []Claim `toml:"claims" json:"-"`
 
 	// Path is the file the spec was read from ("" for a Go value).
 	Path string `toml:"-" json:"-"`
@@ -165,7 +168,7 @@ func (s *Spec) Validate() error {
 			return fmt.Errorf("%s: figures[%d]: %w", s.where(), i, err)
 		}
 	}
-	return nil
+	return s.validateClaims(kind)
 }
 
 func checkN(s *Spec, key string, ns []int) error {

@@ -161,7 +161,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for _, f := range res.Figures {
 		fmt.Fprintln(stdout, "  ", f)
 	}
-	return nil
+	return reportClaims(spec, res.OutDir, stdout)
 }
 
 func cmdPlot(args []string, stdout, stderr io.Writer) error {

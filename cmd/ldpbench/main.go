@@ -16,6 +16,7 @@ const usage = `usage:
   ldpbench theory [--mech a,b] [--eps 0.5,1,2]
   ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
   ldpbench plot SPEC|DIR [--out DIR]
+  ldpbench compare DIR [--spec SPEC]
 `
 
 func main() {
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdRun(ctx, args, stdout, stderr)
 	case "plot":
 		return cmdPlot(args, stdout, stderr)
+	case "compare":
+		return cmdCompare(args, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

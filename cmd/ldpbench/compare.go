@@ -1,0 +1,58 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ldpbench/ldpbench/harness"
+)
+
+// cmdCompare recomputes claims.csv from an output directory: its rows.csv
+// and the [[claims]] of its spec.toml copy (or of --spec, for claims
+// written after the run), without re-running anything.
+func cmdCompare(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	specArg := fs.String("spec", "", "take the claims from this spec (a file or a name in runs/) instead of DIR/"+harness.SpecFile)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("compare: want one output DIR, got %d arguments", len(pos))
+	}
+	dir := pos[0]
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("compare: %s is not an output directory (run the spec first)", dir)
+	}
+	specPath := filepath.Join(dir, harness.SpecFile)
+	if *specArg != "" {
+		if specPath, err = harness.FindSpec(*specArg); err != nil {
+			return err
+		}
+	}
+	spec, err := harness.LoadSpec(specPath)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if len(spec.Claims) == 0 {
+		return fmt.Errorf("compare: %s has no [[claims]] (give --spec SPEC to take them from another spec)", specPath)
+	}
+	if _, err := harness.ReportClaims(spec, dir, stdout); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	fmt.Fprintln(stdout, "->", filepath.Join(dir, harness.ClaimsFile))
+	return nil
+}
+
+// reportClaims writes claims.csv after a run and prints the table; a spec
+// without claims prints nothing.
+func reportClaims(spec *harness.Spec, dir string, stdout io.Writer) error {
+	rows, err := harness.ReportClaims(spec, dir, stdout)
+	if err == nil && rows != nil {
+		fmt.Fprintln(stdout, "->", filepath.Join(dir, harness.ClaimsFile))
+	}
+	return err
+}
