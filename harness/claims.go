@@ -519,6 +519,11 @@ func ReportClaims(s *Spec, dir string, w io.Writer) ([]ClaimRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i := range rows {
+		if rows[i].Experiment != s.Name {
+			return nil, fmt.Errorf("%s holds experiment %q, not %q: the claims are of another spec", filepath.Join(dir, RowsFile), rows[i].Experiment, s.Name)
+		}
+	}
 	out := EvaluateClaims(s.Claims, rows)
 	if err := results.WriteFileAtomic(filepath.Join(dir, ClaimsFile), func(bw *bufio.Writer) error {
 		return WriteClaimsCSV(bw, out)

@@ -98,6 +98,13 @@ func TestCompareMatchesRun(t *testing.T) {
 	if log, err := runCLI(t, "compare", noClaims, "--spec", withClaims); err != nil {
 		t.Fatalf("compare --spec: %v\n%s", err, log)
 	}
+	other := filepath.Join(dir, "other.toml")
+	if err := os.WriteFile(other, []byte(strings.Replace(claimsSpec, "claims-tiny", "other", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCLI(t, "compare", noClaims, "--spec", other); err == nil || !strings.Contains(err.Error(), `holds experiment "claims-tiny", not "other"`) {
+		t.Errorf("compare with another spec's claims: %v", err)
+	}
 	fromSpec, err := os.ReadFile(filepath.Join(noClaims, "claims.csv"))
 	if err != nil {
 		t.Fatal(err)
