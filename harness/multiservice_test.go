@@ -90,6 +90,23 @@ func TestMultiserviceCheck(t *testing.T) {
 		{"uwa", 0.1, with("services", "sr,pm", "h", "1"), nil, "params.h"},
 		{"ule", 0.1, with("services", "sr,pm", "stop", "never"), []string{"js-div"}, "params.stop"},
 		{"ule", 0.1, with("services", "sr,pm", "smooth", "maybe"), []string{"js-div"}, "params.smooth"},
+		{"ems-best", 0.1, with("services", "sr,pm,sw"), []string{"js-div", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}, ""},
+		{"ems-best", 0.1, four, []string{"js-div"}, "Laplace is excluded"},
+		{"ems-best", 0.1, with("services", "sr,pm,sw"), []string{"mse"}, "metric mse is the error of a mean"},
+		{"ua", 0.1, four, []string{"em_stop_ll"}, "metric em_stop_ll is for the distribution methods"},
+		{"ule", 0.1, with("services", "sr,pm", "ll_tol", "1e-6", "max_iter", "1", "theta_tol", "1e-15", "stop", "converged"), []string{"js-div"}, ""},
+		{"ule", 0.1, with("services", "sr,pm", "ll_tol", "0"), []string{"js-div"}, "params.ll_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "ll_tol", "-1e-3"), []string{"js-div"}, "params.ll_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "ll_tol", "NaN"), []string{"js-div"}, "params.ll_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "ll_tol", "+Inf"), []string{"js-div"}, "params.ll_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "ll_tol", "tight"), []string{"js-div"}, "params.ll_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "max_iter", "0"), []string{"js-div"}, "params.max_iter"},
+		{"ule", 0.1, with("services", "sr,pm", "max_iter", "-5"), []string{"js-div"}, "params.max_iter"},
+		{"ule", 0.1, with("services", "sr,pm", "max_iter", "1e4"), []string{"js-div"}, "params.max_iter"},
+		{"ule", 0.1, with("services", "sr,pm", "max_iter", "2.5"), []string{"js-div"}, "params.max_iter"},
+		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "0"), []string{"js-div"}, "params.theta_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "-1"), []string{"js-div"}, "params.theta_tol"},
+		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "inf"), []string{"js-div"}, "params.theta_tol"},
 	} {
 		err := k.Check(msCellSpec(t, c.method, c.eps, 100, c.params, c.metrics...))
 		switch {

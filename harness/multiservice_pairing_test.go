@@ -1,0 +1,398 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// msTrialReports returns the reports that trial draws for cell c in a run
+// of experiment with master seed seed: the generator the runner hands
+// Trial (trialRand from the kind's TrialKey), and the draw Trial makes
+// with it, before any estimator runs.
+func msTrialReports(t *testing.T, seed uint64, experiment string, c *CellSpec, trial int) [][]float64 {
+	t.Helper()
+	k := multiserviceKind{}
+	run, err := k.Prepare(c)
+	if err != nil {
+		t.Fatalf("%s %v: %v", c.Method, c.Params, err)
+	}
+	r := run.(*msRun)
+	sc := r.scratch()
+	if err := r.draw(sc.reports, trialRand(seed, experiment, trialKey(k, c, "unused"), trial)); err != nil {
+		t.Fatal(err)
+	}
+	return sc.reports
+}
+
+// sameBits says whether two report matrices are bit for bit equal (NaN,
+// "not reported", included).
+func sameBits(a, b [][]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for t := range a {
+		if len(a[t]) != len(b[t]) {
+			return false
+		}
+		for i := range a[t] {
+			if math.Float64bits(a[t][i]) != math.Float64bits(b[t][i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Every parameter of the kind is classified as changing the reports or
+// only the estimate, so that TrialKey's choice is explicit for each.
+func TestMSParamRolesCoverEveryKey(t *testing.T) {
+	for _, k := range msParamKeys {
+		if _, ok := msParamRoles[k]; !ok {
+			t.Errorf("params.%s has no role in msParamRoles: does it change the reports?", k)
+		}
+	}
+	for k := range msParamRoles {
+		if !contains(msParamKeys, k) {
+			t.Errorf("msParamRoles classifies %q, which is not a parameter", k)
+		}
+	}
+}
+
+// Paired comparisons: two cells that differ only in the method or in
+// estimator-only parameters draw bit-identical reports in a trial; a
+// different ε, n, service list, group, trial or master seed draws
+// different ones.
+func TestMultiservicePairedReports(t *testing.T) {
+	type side struct {
+		method string
+		eps    float64
+		n      int
+		params map[string]string
+		seed   uint64
+		trial  int
+	}
+	p := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	mean := []string{"mse"}
+	dist := []string{"js-div"}
+	three := "sr,pm,sw"
+	four := "sr,lap,pm,sw"
+	for _, c := range []struct {
+		name    string
+		a, b    side
+		metrics []string
+		same    bool
+	}{
+		{"single-1 vs ua", side{"single-1", 0.5, 500, p("services", four), 1, 0}, side{"ua", 0.5, 500, p("services", four), 1, 0}, mean, true},
+		{"single-best vs uwa estimator params", side{"single-best", 0.5, 500, p("services", four), 1, 0},
+			side{"uwa", 0.5, 500, p("services", four, "h", "40", "out_buckets", "40", "pm_lookup", "authors", "laplace_clamp", "true", "threads", "1"), 1, 0}, mean, true},
+		{"uwa-oracle vs single-sw, groups", side{"uwa-oracle", 0.5, 500, p("services", four, "groups", "fig8"), 1, 2},
+			side{"single-sw", 0.5, 500, p("services", four, "groups", "fig8"), 1, 2}, mean, true},
+		{"ems-sr vs ule", side{"ems-sr", 0.3, 500, p("services", three), 1, 0}, side{"ule", 0.3, 500, p("services", three), 1, 0}, dist, true},
+		{"ule vs ems-best, EM params", side{"ule", 0.3, 500, p("services", three), 1, 0},
+			side{"ems-best", 0.3, 500, p("services", three, "stop", "converged", "ll_tol", "1e-12", "max_iter", "7", "theta_tol", "1e-9", "smooth", "false", "bins", "64"), 1, 0}, dist, true},
+		{"ems-2 vs ems-pm, budgets", side{"ems-2", 0.6, 500, p("services", "C", "config", "2"), 1, 0}, side{"ems-pm", 0.6, 500, p("services", "C", "config", "2"), 1, 0}, dist, true},
+		{"eps", side{"single-1", 0.5, 500, p("services", four), 1, 0}, side{"single-1", 0.6, 500, p("services", four), 1, 0}, mean, false},
+		{"eps, ems", side{"ems-sr", 0.3, 500, p("services", three), 1, 0}, side{"ems-sr", 0.4, 500, p("services", three), 1, 0}, dist, false},
+		{"n", side{"ua", 0.5, 500, p("services", four), 1, 0}, side{"ua", 0.5, 501, p("services", four), 1, 0}, mean, false},
+		{"services", side{"ua", 0.5, 500, p("services", "sr,lap,pm,sw"), 1, 0}, side{"ua", 0.5, 500, p("services", "sr,lap,sw,pm"), 1, 0}, mean, false},
+		{"config", side{"ule", 0.6, 500, p("services", "C", "config", "1"), 1, 0}, side{"ule", 0.6, 500, p("services", "C", "config", "2"), 1, 0}, dist, false},
+		{"group", side{"ua", 0.5, 500, p("services", four, "groups", "1+2,1+2"), 1, 0}, side{"ua", 0.5, 500, p("services", four, "groups", "1+2,1+2", "group", "1"), 1, 0}, mean, false},
+		{"trial", side{"ua", 0.5, 500, p("services", four), 1, 0}, side{"ua", 0.5, 500, p("services", four), 1, 1}, mean, false},
+		{"seed", side{"ua", 0.5, 500, p("services", four), 1, 0}, side{"ua", 0.5, 500, p("services", four), 2, 0}, mean, false},
+	} {
+		ra := msTrialReports(t, c.a.seed, "pair", msCellSpec(t, c.a.method, c.a.eps, c.a.n, c.a.params, c.metrics...), c.a.trial)
+		rb := msTrialReports(t, c.b.seed, "pair", msCellSpec(t, c.b.method, c.b.eps, c.b.n, c.b.params, c.metrics...), c.b.trial)
+		if got := sameBits(ra, rb); got != c.same {
+			t.Errorf("%s: identical reports %t, want %t", c.name, got, c.same)
+		}
+	}
+}
+
+// msRowValues maps "method|params|trial|metric" to a row's value.
+func msRowValues(t *testing.T, dir string) map[string]float64 {
+	t.Helper()
+	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, r := range rows {
+		out[fmt.Sprintf("%s|%s|%d|%s", r.Method, r.Params, r.Trial, r.Metric)] = float64(r.Value)
+	}
+	return out
+}
+
+// Through the runner: a service named by number and by mechanism is the
+// same estimator on the same reports, so its rows are bit-identical (they
+// were not when each method drew its own reports); and ems-best's row is,
+// trial by trial, the lowest js-div of the ems-<s> rows, with the kl and
+// em_* rows of that service.
+func TestMultiservicePairedRows(t *testing.T) {
+	ds := []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}}
+	meanSpec := &Spec{
+		Name: "ms-paired", Kind: "multiservice", Seed: 9, Trials: 3, Metrics: []string{"mse", "abs"},
+		Axes: Axes{Method: []string{"single-1", "single-sr", "single-3", "single-pm"}, Eps: []float64{0.4}, N: []int{2000},
+			Params: map[string][]string{"services": {"sr,lap,pm,sw"}}},
+		Datasets: ds,
+	}
+	v := msRowValues(t, runMS(t, meanSpec, 2))
+	for _, pair := range [][2]string{{"single-1", "single-sr"}, {"single-3", "single-pm"}} {
+		for trial := range 3 {
+			for _, metric := range meanSpec.Metrics {
+				a := v[fmt.Sprintf("%s|services=sr,lap,pm,sw|%d|%s", pair[0], trial, metric)]
+				b := v[fmt.Sprintf("%s|services=sr,lap,pm,sw|%d|%s", pair[1], trial, metric)]
+				if math.Float64bits(a) != math.Float64bits(b) || a == 0 {
+					t.Errorf("%s vs %s trial %d %s: %v vs %v", pair[0], pair[1], trial, metric, a, b)
+				}
+			}
+		}
+	}
+
+	metrics := []string{"js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}
+	distSpec := &Spec{
+		Name: "ms-paired-dist", Kind: "multiservice", Seed: 9, Trials: 3, Metrics: metrics,
+		Axes: Axes{Method: []string{"ems-1", "ems-sr", "ems-pm", "ems-sw", "ems-best"}, Eps: []float64{0.4}, N: []int{3000},
+			// sw:2: a budget of its own, so that ems-best picks SW there.
+			Params: map[string][]string{"services": {"sr,pm,sw", "sr,pm,sw:2"}, "bins": {"64"}, "stop": {"authors", "converged"}}},
+		Datasets: ds,
+	}
+	v = msRowValues(t, runMS(t, distSpec, 2))
+	picked := map[string]int{}
+	for _, params := range []string{
+		"bins=64;services=sr,pm,sw;stop=authors", "bins=64;services=sr,pm,sw;stop=converged",
+		"bins=64;services=sr,pm,sw:2;stop=authors", "bins=64;services=sr,pm,sw:2;stop=converged",
+	} {
+		get := func(method string, trial int, metric string) float64 {
+			x, ok := v[fmt.Sprintf("%s|%s|%d|%s", method, params, trial, metric)]
+			if !ok {
+				t.Fatalf("no row %s %s trial %d %s", method, params, trial, metric)
+			}
+			return x
+		}
+		for trial := range 3 {
+			for _, metric := range metrics {
+				if a, b := get("ems-1", trial, metric), get("ems-sr", trial, metric); math.Float64bits(a) != math.Float64bits(b) {
+					t.Errorf("%s trial %d %s: ems-1 %v, ems-sr %v", params, trial, metric, a, b)
+				}
+			}
+			best, arg := math.Inf(1), ""
+			for _, m := range []string{"ems-sr", "ems-pm", "ems-sw"} {
+				if js := get(m, trial, "js-div"); js < best {
+					best, arg = js, m
+				}
+			}
+			picked[arg]++
+			for _, metric := range metrics {
+				if a, b := get("ems-best", trial, metric), get(arg, trial, metric); math.Float64bits(a) != math.Float64bits(b) {
+					t.Errorf("%s trial %d %s: ems-best %v, the lowest js-div's service %s %v", params, trial, metric, a, arg, b)
+				}
+			}
+		}
+	}
+	if len(picked) < 2 {
+		t.Errorf("ems-best picked %v: want cells where different services win", picked)
+	}
+}
+
+// Params ll_tol, max_iter and theta_tol reach the EM options, and the stop
+// metrics say which test ended the run: a cap of 5 iterations (or 40 with
+// tolerances no run meets) stops on the cap; an absolute ll_tol of 10⁹
+// nats, or a relative one of 1/2, stops on the likelihood test at the
+// first iteration it is checked (the third); and whatever ends a default
+// run, at most one reason is recorded, each metric 0 or 1.
+func TestMultiserviceEMParams(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		params map[string]string
+		iters  float64 // 0: any
+		ll, mx float64 // the stop metrics; -1: either
+	}{
+		{"ule", map[string]string{"max_iter": "5"}, 5, 0, 1},
+		{"ems-pm", map[string]string{"max_iter": "5", "stop": "converged"}, 5, 0, 1},
+		{"ule", map[string]string{"ll_tol": "1e9"}, 3, 1, 0},
+		{"ems-best", map[string]string{"ll_tol": "1e9"}, 3, 1, 0},
+		{"ems-sw", map[string]string{"stop": "converged", "ll_tol": "0.5"}, 3, 1, 0},
+		{"ule", map[string]string{"stop": "converged", "theta_tol": "1e-300", "ll_tol": "1e-300", "max_iter": "40"}, 40, 0, 1},
+		{"ems-sr", map[string]string{}, 0, -1, -1},
+	} {
+		params := map[string]string{"services": "sr,pm,sw", "bins": "64"}
+		for k, v := range c.params {
+			params[k] = v
+		}
+		cs := msCellSpec(t, c.method, 0.5, 3000, params, "em_iterations", "em_stop_ll", "em_stop_max_iter")
+		cell, err := checkMSCell(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		em := cell.cfg.em
+		for key, got := range map[string]float64{"max_iter": float64(em.MaxIter), "ll_tol": em.LLTol, "theta_tol": em.ThetaTol} {
+			if s, ok := c.params[key]; ok {
+				if want, _ := strconv.ParseFloat(s, 64); got != want {
+					t.Errorf("%v: params.%s gave the EM option %v", c.params, key, got)
+				}
+			}
+		}
+		run, err := multiserviceKind{}.Prepare(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := run.Trial(0, trialRand(1, "em", "k", 0), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, ll, mx := ms[0].Value, ms[1].Value, ms[2].Value
+		if (c.iters != 0 && it != c.iters) || (c.ll >= 0 && ll != c.ll) || (c.mx >= 0 && mx != c.mx) || ll+mx > 1 || ll*(1-ll) != 0 || mx*(1-mx) != 0 {
+			t.Errorf("%s %v: em_iterations %v, em_stop_ll %v, em_stop_max_iter %v; want %v, %v, %v", c.method, c.params, it, ll, mx, c.iters, c.ll, c.mx)
+		}
+	}
+}
+
+// msCancelKind is kind multiservice whose long cell (max_iter =
+// msLongIter) cancels the run once the cell before it is on disk and the
+// long trial is inside EM, and records how its trial ended.
+type msCancelKind struct {
+	multiserviceKind
+	partial string // the rows.csv.partial to watch
+	before  int    // rows of the cells before the long one
+	cancel  context.CancelFunc
+	stopped chan msStopped
+}
+
+type msStopped struct {
+	err   error
+	after time.Duration // from the cancel to the trial's return
+}
+
+const msLongIter = "100000000"
+
+func (k msCancelKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
+	run, err := k.multiserviceKind.PrepareContext(ctx, c)
+	if err != nil || c.Params["max_iter"] != msLongIter {
+		return run, err
+	}
+	return msCancelRun{run, k}, nil
+}
+
+type msCancelRun struct {
+	CellRun
+	k msCancelKind
+}
+
+func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+	var at atomic.Int64
+	go func() {
+		// Wait for the finished cell to be written (the writer may lose a
+		// race against the cancel otherwise), then let EM run a little.
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			b, _ := os.ReadFile(r.k.partial)
+			if bytes.Count(b, []byte("\n")) >= r.k.before+2 { // + the metadata and CSV headers
+				break
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+		at.Store(time.Now().UnixNano())
+		r.k.cancel()
+	}()
+	out, err := r.CellRun.Trial(trial, rng, out)
+	r.k.stopped <- msStopped{err, time.Duration(time.Now().UnixNano() - at.Load())}
+	return out, err
+}
+
+// A cancelled run stops inside a long EM run: the trial returns an error
+// wrapping context.Canceled well within a second of the cancel (one ULE
+// iteration here is about a millisecond; the cell would run for hours),
+// Run says how to resume, rows.csv is not written, and the resumed run
+// keeps the finished cell and runs only the rest.
+func TestMultiserviceCancelInsideEM(t *testing.T) {
+	spec := &Spec{
+		Name: "ms-cancel", Kind: "multiservice", Seed: 4, Trials: 1, Metrics: []string{"js-div", "em_iterations"},
+		Axes: Axes{Method: []string{"ule"}, Eps: []float64{0.3}, N: []int{2000},
+			Params: map[string][]string{"services": {"sr,pm,sw"}, "stop": {"converged"}, "theta_tol": {"1e-300"}, "ll_tol": {"1e-300"},
+				"max_iter": {"20", msLongIter}}},
+		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	k := msCancelKind{partial: filepath.Join(dir, partialFile), before: len(spec.Metrics), cancel: cancel, stopped: make(chan msStopped, 1)}
+	saved := kinds
+	kinds = []Kind{k}
+	_, err := Run(ctx, spec, Options{OutDir: dir, Jobs: 1})
+	kinds = saved
+	if err == nil || !strings.Contains(err.Error(), "resume") || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: error %v, want a cancellation that says how to resume", err)
+	}
+	select {
+	case s := <-k.stopped:
+		if !errors.Is(s.err, context.Canceled) || !strings.Contains(s.err.Error(), "EM stopped") {
+			t.Errorf("the long trial ended with %v, want EM's cancellation", s.err)
+		}
+		if s.after > 5*time.Second {
+			t.Errorf("the long trial returned %v after the cancel", s.after)
+		}
+		t.Logf("EM returned %v after the cancel: %v", s.after, s.err)
+	default:
+		t.Fatal("the long trial did not return")
+	}
+	if _, err := os.Stat(filepath.Join(dir, RowsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a cancelled run wrote rows.csv")
+	}
+	partial, err := os.ReadFile(k.partial)
+	if err != nil || !bytes.Contains(partial, []byte("max_iter=20")) {
+		t.Fatalf("the partial rows lost the finished cell (%v):\n%s", err, partial)
+	}
+
+	// Resume: the long cell is cut to 20 iterations by the kind (the spec,
+	// and so its hash, unchanged), so that the resumed run ends.
+	kinds = []Kind{msShortKind{}}
+	res, err := Run(context.Background(), spec, Options{OutDir: dir, Jobs: 1})
+	kinds = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resumed != 1 || res.Trials != 1 {
+		t.Errorf("resumed %d cells, ran %d trials; want 1 and 1", res.Resumed, res.Trials)
+	}
+	rows, _ := os.ReadFile(filepath.Join(dir, RowsFile))
+	if !bytes.HasPrefix(rows, partial) || bytes.Count(rows, []byte("\n")) != 2+2*len(spec.Metrics) {
+		t.Errorf("resumed rows do not extend the interrupted ones:\n%s", rows)
+	}
+}
+
+// msShortKind runs the long cell of TestMultiserviceCancelInsideEM with 20
+// iterations.
+type msShortKind struct{ multiserviceKind }
+
+func (k msShortKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
+	if c.Params["max_iter"] == msLongIter {
+		p := make(map[string]string, len(c.Params))
+		for key, v := range c.Params {
+			p[key] = v
+		}
+		p["max_iter"] = "20"
+		short := *c
+		short.Params = p
+		c = &short
+	}
+	return k.multiserviceKind.PrepareContext(ctx, c)
+}
