@@ -405,7 +405,7 @@ type msRun struct {
 	theory    map[string]float64
 
 	meanEst func(reports [][]float64) (float64, error)
-	distEst msDistEstimator
+	distEst msEMEstimator
 
 	pool sync.Pool // *msScratch
 }
@@ -477,7 +477,7 @@ func (r *msRun) prepareMethod(c *CellSpec, em estimators.EMOptions) error {
 			h[k] /= float64(len(r.xs))
 		}
 		r.truthHist = h
-		est, err := newMSDistEstimator(m, local, r.mechs, cfg.bins, em, r.truthHist)
+		est, err := newMSEMEstimator(m, local, r.mechs, cfg.bins, em, r.truthHist)
 		if err != nil {
 			return err
 		}

@@ -9,22 +9,39 @@ import (
 	"github.com/ldpbench/ldpbench/metrics"
 )
 
-// msDistEstimator is what kind multiservice asks of a distribution
+// msEMEstimator is what kind multiservice asks of a distribution
 // estimator: from the linked raw reports of the active services
 // (reports[t][i], NaN = not reported), the histogram over the cell's bins
 // equal bins of [-1, 1] (summing to 1), and the EM run's description
 // (iterations, stop reason). The transition matrices are built once per
 // cell, outside the timed call (Table 1 times "bucket vector deduplication
 // plus EMS").
-type msDistEstimator func(reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
+type msEMEstimator func(reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
 
-// newMSDistEstimator binds a distribution method to the estimators of
+// msDistEstimator is msEMEstimator reporting the iteration count alone
+// (the form kind multiservice-md uses).
+type msDistEstimator func(reports [][]float64) (hist []float64, iterations int, err error)
+
+// newMSDistEstimator is newMSEMEstimator with the cell's EM options as
+// parsed (no context) and no truth, so without ems-best.
+func newMSDistEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, cfg *msConfig) (msDistEstimator, error) {
+	est, err := newMSEMEstimator(m, local, mechs, cfg.bins, cfg.em, nil)
+	if err != nil {
+		return nil, err
+	}
+	return func(reports [][]float64) ([]float64, int, error) {
+		h, info, err := est(reports)
+		return h, info.Iterations, err
+	}, nil
+}
+
+// newMSEMEstimator binds a distribution method to the estimators of
 // package estimators (ULE and EMS, p4 spec §5): ule over every active
 // service, ems-<s> over service s alone, ems-best over each active service
 // alone, keeping the estimate nearest truth. local maps a service to its
 // index among the active services. em carries the run's context, so every
 // EM run stops when the run is cancelled.
-func newMSDistEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msDistEstimator, error) {
+func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msEMEstimator, error) {
 	switch m.name {
 	case "ule":
 		svcs, err := estimators.NewServices(mechs, bins)
@@ -57,7 +74,10 @@ func newMSDistEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mech
 // The choice is by js-div, hence also by js-dist (its root); kl,
 // em_iterations and the stop metrics are the chosen run's, so a row's
 // metrics describe one estimate. Ties go to the lowest service index.
-func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msDistEstimator, error) {
+func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msEMEstimator, error) {
+	if truth == nil {
+		return nil, fmt.Errorf("method ems-best chooses by the truth: no truth histogram given")
+	}
 	svcs := make([]*estimators.Service, len(mechs))
 	for t, mech := range mechs {
 		svc, err := estimators.NewService(mech, estimators.ServiceOptions{Bins: bins})
