@@ -61,6 +61,7 @@ var kinds = []Kind{
 	meanHTKind{},
 	meanMDKind{},
 	multiserviceKind{},
+	multiserviceMDKind{},
 	theoryKind{},
 }
 

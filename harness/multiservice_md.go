@@ -1,0 +1,339 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/mechanisms"
+	"github.com/ldpbench/ldpbench/metrics"
+)
+
+// multiserviceMDKind is Du et al.'s high-dimensional experiment (Figs 6c/d,
+// L485; p4 spec §7): the collector wants every attribute of d-dimensional
+// rows, and instead of splitting each user's budget over the d attributes
+// it partitions the users (Erlingsson et al.'s sampling): the N users of
+// the cell are split at random into d disjoint groups of ⌊N/d⌋, and group j
+// reports only attribute j, to all m services of params.services, each at
+// its own full budget. Attribute j is then a one-dimensional multiservice
+// cell of ⌊N/d⌋ users, and every metric is averaged over the d attributes
+// (the paper's "MSE/JS per dimension, averaged").
+//
+// params.d (required) is the dimensionality, at most the dataset's
+// attributes per row (the first d are used); every other parameter, the
+// methods and the metrics are those of kind multiservice (multiservice.go),
+// except what has no meaning here: groups, group and v, the metrics
+// variance and aggregation_seconds, and method ems-best (an oracle choice
+// per attribute would need d sets of transition matrices). em_stop_ll and
+// em_stop_max_iter become the fraction of attributes whose EM stopped so.
+//
+// Like kind multiservice, the methods of a cell are paired (TrialKey): every
+// method sees the same reports in trial t.
+//
+// The random split is fixed per cell (seeded from the experiment, dataset,
+// n and d), not redrawn per trial: each trial draws fresh reports. A split
+// redrawn per trial would only add the between-split variance of the truth
+// itself, which the per-attribute ground truth (the group's own mean or
+// histogram) removes anyway.
+type multiserviceMDKind struct{}
+
+var multiserviceMDMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}
+
+func (multiserviceMDKind) Name() string      { return "multiservice-md" }
+func (multiserviceMDKind) Metrics() []string { return multiserviceMDMetrics }
+
+// msMDParams returns d and the parameters of the one-dimensional cells.
+func msMDParams(c *CellSpec) (int, map[string]string, error) {
+	v, ok := c.Params["d"]
+	if !ok {
+		return 0, nil, fmt.Errorf("params.d: kind multiservice-md needs the dimensionality d (users split into d groups)")
+	}
+	d, err := strconv.Atoi(v)
+	if err != nil || d < 1 {
+		return 0, nil, fmt.Errorf("params.d: must be an integer ≥ 1, got %q", v)
+	}
+	if dim := c.Dataset.Dim(); d > dim {
+		return 0, nil, fmt.Errorf("params.d = %d: dataset %s has %d attributes per row", d, c.Dataset.Name, dim)
+	}
+	if c.N/d < 1 {
+		return 0, nil, fmt.Errorf("params.d = %d: n = %d users leave no user per attribute", d, c.N)
+	}
+	sub := make(map[string]string, len(c.Params))
+	for k, v := range c.Params {
+		switch k {
+		case "d":
+			continue
+		case "groups", "group", "v":
+			return 0, nil, fmt.Errorf("params.%s: not a parameter of kind multiservice-md (every user of attribute j's group reports to every service)", k)
+		}
+		sub[k] = v
+	}
+	return d, sub, nil
+}
+
+// msMDSub returns the one-dimensional cell of one attribute: k users whose
+// values are xs (nil in Check).
+func msMDSub(c *CellSpec, params map[string]string, j, k int, xs []float64) *CellSpec {
+	ds := &datasets.Dataset{
+		Name:          fmt.Sprintf("%s[%d]", c.Dataset.Name, j+1),
+		Values:        xs,
+		Normalisation: c.Dataset.Normalisation,
+		Source:        fmt.Sprintf("attribute %d of %s", j+1, c.Dataset.Source),
+		Substitute:    c.Dataset.Substitute,
+	}
+	return &CellSpec{Experiment: c.Experiment, Dataset: ds, Method: c.Method, Eps: c.Eps, N: k, Params: params, Metrics: c.Metrics}
+}
+
+func (multiserviceMDKind) Check(c *CellSpec) error {
+	_, err := checkMSMDCell(c)
+	return err
+}
+
+// checkMSMDCell checks c and returns the multiservice cell of one
+// attribute (its data left out).
+func checkMSMDCell(c *CellSpec) (*msCell, error) {
+	for _, m := range c.Metrics {
+		if !contains(multiserviceMDMetrics, m) {
+			return nil, fmt.Errorf("metric %s: not a metric of kind multiservice-md (valid: %v)", m, multiserviceMDMetrics)
+		}
+	}
+	d, params, err := msMDParams(c)
+	if err != nil {
+		return nil, err
+	}
+	cell, err := checkMSCell(msMDSub(c, params, 0, c.N/d, nil))
+	if err != nil {
+		return nil, err
+	}
+	if cell.method.name == "ems-best" {
+		return nil, fmt.Errorf("method ems-best: not a method of kind multiservice-md (its oracle choice needs each attribute's truth inside the estimator; use ems-<s>)")
+	}
+	return cell, nil
+}
+
+// TrialKey pairs the methods of a cell as kind multiservice does; params.d
+// is among the parameters that change the reports.
+func (multiserviceMDKind) TrialKey(c *CellSpec) string {
+	return multiserviceKind{}.TrialKey(c)
+}
+
+// msMDSplit returns the rows of each attribute's group: a permutation of
+// the first n rows, seeded from the cell's experiment, dataset, n and d, cut
+// into d blocks of n/d (the remainder reports nothing).
+func msMDSplit(c *CellSpec, d int) [][]int {
+	h := sha256.Sum256(fmt.Appendf(nil, "multiservice-md split\x00%s\x00%s\x00%d\x00%d", c.Experiment, c.Dataset.Name, c.N, d))
+	rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
+	perm := rng.Perm(c.N)
+	k := c.N / d
+	groups := make([][]int, d)
+	for j := range groups {
+		groups[j] = perm[j*k : (j+1)*k]
+	}
+	return groups
+}
+
+func (k multiserviceMDKind) Prepare(c *CellSpec) (CellRun, error) {
+	return k.PrepareContext(context.Background(), c)
+}
+
+// PrepareContext prepares a cell whose EM runs watch ctx (the run's).
+func (multiserviceMDKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
+	cell, err := checkMSMDCell(c)
+	if err != nil {
+		return nil, err
+	}
+	d, params, _ := msMDParams(c)
+	if c.N > c.Dataset.Rows() {
+		return nil, fmt.Errorf("dataset %s has %d rows, fewer than n = %d", c.Dataset.Name, c.Dataset.Rows(), c.N)
+	}
+	k := c.N / d
+	cols := make([][]float64, d)
+	for j, rows := range msMDSplit(c, d) {
+		xs := make([]float64, k)
+		for i, r := range rows {
+			xs[i] = c.Dataset.Row(r)[j]
+		}
+		cols[j] = xs
+	}
+	r := &msMDRun{metrics: c.Metrics, theory: map[string]float64{}}
+	if cell.method.class == msDist {
+		// One estimator for every attribute: its transition matrices
+		// (16 MB for [SR, PM, SW] at 1024 bins) depend on the services
+		// alone, and building them d times would cost d × 0.1 s and d times
+		// the memory.
+		if err := r.prepareDist(ctx, cell, cols); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	// The mean methods are cheap to prepare, and their theory depends on
+	// each attribute's values: one multiservice cell per attribute.
+	r.subs = make([]CellRun, d)
+	for j, xs := range cols {
+		sub, err := multiserviceKind{}.PrepareContext(ctx, msMDSub(c, params, j, k, xs))
+		if err != nil {
+			return nil, fmt.Errorf("attribute %d: %w", j+1, err)
+		}
+		r.subs[j] = sub
+	}
+	for _, metric := range c.Metrics {
+		var s float64
+		ok := true
+		for _, sub := range r.subs {
+			v, has := sub.Theory(metric)
+			s += v
+			ok = ok && has
+		}
+		if ok {
+			// The mean over attributes of each one's expected error.
+			r.theory[metric] = s / float64(d)
+		}
+	}
+	return r, nil
+}
+
+// msMDRun runs the trials of one multiservice-md cell.
+type msMDRun struct {
+	metrics []string
+	theory  map[string]float64
+
+	subs []CellRun // mean methods: one multiservice run per attribute
+
+	// Distribution methods: the active services, one estimator, and per
+	// attribute the inputs on each service's domain and the true histogram.
+	mechs  []mechanisms.Mechanism
+	est    msEMEstimator
+	inputs [][][]float64 // [attribute][service][user]
+	truth  [][]float64   // [attribute] normalised histogram
+	k      int
+	pool   sync.Pool // *msScratch (m × k reports)
+}
+
+func (r *msMDRun) prepareDist(ctx context.Context, cell *msCell, cols [][]float64) error {
+	cfg := cell.cfg
+	em := cfg.em // a copy: the context is this run's
+	em.Context = ctx
+	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
+	for t, j := range cell.active {
+		r.mechs[t] = cfg.mechs[j]
+	}
+	local := func(j int) int {
+		for t, a := range cell.active {
+			if a == j {
+				return t
+			}
+		}
+		return -1
+	}
+	est, err := newMSEMEstimator(cell.method, local, r.mechs, cfg.bins, em, nil)
+	if err != nil {
+		return err
+	}
+	r.est = est
+	r.k = len(cols[0])
+	r.inputs = make([][][]float64, len(cols))
+	r.truth = make([][]float64, len(cols))
+	for j, xs := range cols {
+		h := make([]float64, cfg.bins)
+		metrics.Histogram(xs, -1, 1, cfg.bins, h)
+		for b := range h {
+			h[b] /= float64(len(xs))
+		}
+		r.truth[j] = h
+		r.inputs[j] = make([][]float64, len(r.mechs))
+		for t, m := range r.mechs {
+			if lo, hi := m.Domain(); lo == -1 && hi == 1 {
+				r.inputs[j][t] = xs
+				continue
+			}
+			u, err := estimators.NewUnbiaser(m)
+			if err != nil {
+				return err
+			}
+			in := make([]float64, len(xs))
+			for i, x := range xs {
+				in[i] = u.Input(x)
+			}
+			r.inputs[j][t] = in
+		}
+	}
+	return nil
+}
+
+func (r *msMDRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+	sums := make([]float64, len(r.metrics))
+	var d int
+	if r.subs != nil {
+		d = len(r.subs)
+		var buf []Measurement
+		for j, sub := range r.subs {
+			var err error
+			buf, err = sub.Trial(trial, rng, buf[:0])
+			if err != nil {
+				return out, fmt.Errorf("attribute %d: %w", j+1, err)
+			}
+			for i, m := range buf {
+				sums[i] += m.Value
+			}
+		}
+	} else {
+		d = len(r.inputs)
+		sc := r.scratch()
+		defer r.pool.Put(sc)
+		for j, in := range r.inputs {
+			// Service by service, users in order, attribute by attribute:
+			// the draws are a function of the trial's generator alone.
+			for t, m := range r.mechs {
+				if err := m.PerturbBatch(sc.reports[t], in[t], rng); err != nil {
+					return out, err
+				}
+			}
+			hist, info, err := r.est(sc.reports)
+			if err != nil {
+				return out, fmt.Errorf("attribute %d: %w", j+1, err)
+			}
+			for i, metric := range r.metrics {
+				switch metric {
+				case "js-div":
+					sums[i] += metrics.JSDivergence(hist, r.truth[j])
+				case "js-dist":
+					sums[i] += metrics.JSDistance(hist, r.truth[j])
+				case "kl":
+					sums[i] += metrics.KL(r.truth[j], hist)
+				case "em_iterations":
+					sums[i] += float64(info.Iterations)
+				case "em_stop_ll":
+					sums[i] += indicator(info.Stop == estimators.StopReasonLL)
+				case "em_stop_max_iter":
+					sums[i] += indicator(info.Stop == estimators.StopReasonMaxIter)
+				}
+			}
+		}
+	}
+	for i, metric := range r.metrics {
+		out = append(out, Measurement{metric, sums[i] / float64(d)})
+	}
+	return out, nil
+}
+
+func (r *msMDRun) scratch() *msScratch {
+	if s, ok := r.pool.Get().(*msScratch); ok {
+		return s
+	}
+	s := &msScratch{reports: make([][]float64, len(r.mechs))}
+	for t := range s.reports {
+		s.reports[t] = make([]float64, r.k)
+	}
+	return s
+}
+
+func (r *msMDRun) Theory(metric string) (float64, bool) {
+	v, ok := r.theory[metric]
+	return v, ok
+}

@@ -1,0 +1,193 @@
+package harness
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// msMDCellSpec returns a multiservice-md cell over n rows of dims
+// independent Beta(2,5) attributes.
+func msMDCellSpec(t *testing.T, method string, n, dims int, params map[string]string, metrics ...string) *CellSpec {
+	t.Helper()
+	ds, err := datasets.Spec{Name: "b25", Source: "beta", A: 2, B: 5, Dims: dims, Normalise: "minmax"}.Build(n, rand.New(rand.NewPCG(5, 5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(metrics) == 0 {
+		metrics = []string{"mse"}
+	}
+	return &CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: 0.5, N: n, Params: params, Metrics: metrics}
+}
+
+// Every bad cell is refused by Check with an error that names the problem.
+func TestMultiserviceMDCheck(t *testing.T) {
+	k := multiserviceMDKind{}
+	for _, c := range []struct {
+		method  string
+		params  map[string]string
+		metrics []string
+		want    string // "" = valid
+	}{
+		{"ua", map[string]string{"services": "sr,pm", "d": "4"}, nil, ""},
+		{"ule", map[string]string{"services": "sr,pm,sw", "d": "6"}, []string{"js-div", "em_iterations", "em_stop_ll"}, ""},
+		{"ua", map[string]string{"services": "sr,pm"}, nil, "params.d"},
+		{"ua", map[string]string{"services": "sr,pm", "d": "0"}, nil, "params.d"},
+		{"ua", map[string]string{"services": "sr,pm", "d": "7"}, nil, "6 attributes"},
+		{"ua", map[string]string{"services": "sr,pm", "d": "2", "groups": "fig8"}, nil, "params.groups"},
+		{"ua", map[string]string{"services": "sr,pm", "d": "2", "bogus": "1"}, nil, "params.bogus"},
+		{"ua", map[string]string{"services": "sr,pm", "d": "2"}, []string{"variance"}, "metric variance"},
+		{"ule", map[string]string{"services": "sr,pm", "d": "2"}, []string{"mse"}, "metric mse"},
+		{"ems-best", map[string]string{"services": "sr,pm", "d": "2"}, []string{"js-div"}, "ems-best"},
+		{"ems-sw", map[string]string{"services": "sr,pm", "d": "2"}, []string{"js-div"}, "ems-sw"},
+	} {
+		err := k.Check(msMDCellSpec(t, c.method, 600, 6, c.params, c.metrics...))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s %v: %v", c.method, c.params, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s %v: error %v, want one naming %q", c.method, c.params, err, c.want)
+		}
+	}
+}
+
+// The split is d disjoint groups of ⌊n/d⌋ of the first n rows, the same
+// for the same cell.
+func TestMultiserviceMDSplit(t *testing.T) {
+	c := msMDCellSpec(t, "ua", 1003, 10, map[string]string{"services": "sr", "d": "10"})
+	a, b := msMDSplit(c, 10), msMDSplit(c, 10)
+	seen := map[int]bool{}
+	for j, g := range a {
+		if len(g) != 100 {
+			t.Fatalf("group %d has %d rows, want 100", j, len(g))
+		}
+		for i, r := range g {
+			if r < 0 || r >= 1003 || seen[r] {
+				t.Fatalf("group %d: row %d out of range or repeated", j, r)
+			}
+			seen[r] = true
+			if b[j][i] != r {
+				t.Fatal("the split is not deterministic")
+			}
+		}
+	}
+}
+
+// A multiservice-md trial is d one-dimensional multiservice trials, one per
+// attribute on its group's values, drawn in attribute order from the
+// trial's generator, with every metric averaged: bit for bit, for the
+// mean methods (which go through kind multiservice) and for the
+// distribution methods (which share one estimator across attributes), and
+// so is the theory.
+func TestMultiserviceMDIsPerAttribute(t *testing.T) {
+	const n, dims, d = 900, 4, 3
+	for _, c := range []struct {
+		method  string
+		params  map[string]string
+		metrics []string
+	}{
+		{"ua", map[string]string{"services": "sr,lap,pm,sw"}, []string{"mse", "abs"}},
+		{"uwa", map[string]string{"services": "sr,pm,sw"}, []string{"mse"}},
+		{"single-best", map[string]string{"services": "sr,pm,sw"}, []string{"mse"}},
+		{"ule", map[string]string{"services": "sr,pm,sw", "bins": "64"}, []string{"js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}},
+		{"ems-pm", map[string]string{"services": "sr,pm,sw", "bins": "64", "stop": "converged"}, []string{"js-div", "em_iterations"}},
+	} {
+		params := map[string]string{"d": "3"}
+		for k, v := range c.params {
+			params[k] = v
+		}
+		cs := msMDCellSpec(t, c.method, n, dims, params, c.metrics...)
+		run, err := multiserviceMDKind{}.Prepare(cs)
+		if err != nil {
+			t.Fatalf("%s: %v", c.method, err)
+		}
+		got, err := run.Trial(0, rand.New(rand.NewPCG(9, 1)), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.method, err)
+		}
+		// The same by hand: one multiservice cell per attribute.
+		want := make([]float64, len(c.metrics))
+		theory := make([]float64, len(c.metrics))
+		rng := rand.New(rand.NewPCG(9, 1))
+		for j, rows := range msMDSplit(cs, d) {
+			xs := make([]float64, len(rows))
+			for i, r := range rows {
+				xs[i] = cs.Dataset.Row(r)[j]
+			}
+			ds := &datasets.Dataset{Name: "col", Values: xs}
+			sub, err := multiserviceKind{}.Prepare(&CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: c.params, Metrics: c.metrics})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms, err := sub.Trial(0, rng, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range ms {
+				want[i] += m.Value
+				v, _ := sub.Theory(m.Metric)
+				theory[i] += v
+			}
+		}
+		for i, metric := range c.metrics {
+			if w := want[i] / d; got[i].Metric != metric || got[i].Value != w {
+				t.Errorf("%s %s: got %v = %v, want the attributes' average %v", c.method, metric, got[i].Metric, got[i].Value, w)
+			}
+			v, ok := run.Theory(metric)
+			if w := theory[i] / d; ok && math.Abs(v-w) > 1e-12*w {
+				t.Errorf("%s %s: theory %v, want %v", c.method, metric, v, w)
+			}
+			if ok != (c.method == "ua" && metric == "mse" || c.method == "single-best") {
+				t.Errorf("%s %s: has theory = %v", c.method, metric, ok)
+			}
+		}
+	}
+}
+
+// The shipped Fig. 6c/d specs, thinned to d = 10 and 60 with one trial (and
+// 256 bins for 6d): every row is finite, the mean side's have the exact
+// theory (except UWA, E4.14), and the figures are drawn.
+func TestShippedMultiserviceMDSpecs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the shipped specs")
+	}
+	for _, name := range []string{"multiservice-fig6c", "multiservice-fig6d"} {
+		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		thinMSSpec(spec)
+		if name == "multiservice-fig6c" {
+			delete(spec.Axes.Params, "bins") // thinMSSpec's; the mean needs none
+		}
+		dir := runMS(t, spec, 0)
+		rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 0 {
+			t.Fatalf("%s: no rows", name)
+		}
+		for _, r := range rows {
+			v := float64(r.Value)
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				t.Errorf("%s %s: %s = %v", name, r.Cell().Key(), r.Metric, v)
+			}
+			hasTheory := !math.IsNaN(float64(r.Theory))
+			if wantTheory := r.Metric == "mse" && r.Method != "uwa"; hasTheory != wantTheory {
+				t.Errorf("%s %s: %s theory %v", name, r.Cell().Key(), r.Metric, r.Theory)
+			}
+		}
+		for _, f := range spec.Figures {
+			if _, err := os.Stat(filepath.Join(dir, f.Name+".png")); err != nil {
+				t.Errorf("%s: figure %s not drawn: %v", name, f.Name, err)
+			}
+		}
+	}
+}
