@@ -150,14 +150,15 @@ func TestMultiserviceMDIsPerAttribute(t *testing.T) {
 	}
 }
 
-// The shipped Fig. 6c/d specs, thinned to d = 10 and 60 with one trial (and
-// 256 bins for 6d): every row is finite, the mean side's have the exact
-// theory (except UWA, E4.14), and the figures are drawn.
+// The shipped Fig. 6c/d specs and Fig. 7b's m = 2 companion, thinned
+// (thinMSSpec: d = 10 and 60, one trial, 256 bins for the distribution
+// side): every row is finite, the mean side's have the exact theory (except
+// UWA, E4.14), and the figures are drawn.
 func TestShippedMultiserviceMDSpecs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the shipped specs")
 	}
-	for _, name := range []string{"multiservice-fig6c", "multiservice-fig6d"} {
+	for _, name := range []string{"multiservice-fig6c", "multiservice-fig6d", "multiservice-fig7b-m2"} {
 		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
 		if err != nil {
 			t.Fatal(err)
