@@ -71,6 +71,7 @@ type uleFast struct {
 	slow         []uint64 // pairSlowTable
 	slowWords    int
 	inner        []uint16 // the inner row of every vector
+	multi        []int32  // the vectors whose count is not 1 (llSum)
 }
 
 // minPositive returns the smallest entry of the non-nil rows.
@@ -147,11 +148,12 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 			if L != nil {
 				e.pair[c] = &pairComb{
 					thetaL: make([]float64, l+2*trBandMaxEh), prefix: make([]float64, l+1, pairCap),
-					q2: make([][2]float64, h2), q3: make([][2]float64, h3, pairCap),
+					q2: make([][2]float64, h2), q3: make([][2]float64, h3), in3: make([]pairInner, h3, pairCap),
 				}
 			}
 		}
 		e.pairTot = newPairAcc(l, h2, h3)
+		e.multi = multiCounts(d.count)
 	}
 	K := len(d.count)
 	ns := uleSlotsFor(K)

@@ -84,6 +84,18 @@ type pairComb struct {
 	thetaL []float64    // θ·L_c with a margin of trBandMaxEh zeros on both sides
 	prefix []float64    // Θ, l+1
 	q2, q3 [][2]float64 // per row of services 2 and 3: Σ_{ZL} θL·Q, Σ_{ZR} θL·Q
+	in3    []pairInner  // per row of service 3, what a vector of the fast path reads
+}
+
+// pairInner packs, for one row of service 3 and one iteration, every
+// quantity the fast path reads for a vector with that inner row, so that a
+// vector costs one gather of a 48-byte record rather than four of the row,
+// its ramp sums and two prefix sums.
+type pairInner struct {
+	a, b        int32
+	base, delta float64
+	ql, qr      float64 // Σ_{ZL} θL·Q3, Σ_{ZR} θL·Q3
+	g           float64 // δ3·(Θ(b) − Θ(a))
 }
 
 // pairAcc is one slot's accumulators for one combination.
@@ -146,6 +158,10 @@ func (e *uleFast) pairPrepare(theta []float64) {
 		prefixSum(pc.prefix, tl)
 		uleRowSums(&e.rows2, pc.thetaL, pc.q2)
 		uleRowSums(&e.rows3, pc.thetaL, pc.q3)
+		for r, w := range e.rows3.rows {
+			pc.in3[r] = pairInner{a: w.a, b: w.b, base: w.base, delta: w.delta, ql: pc.q3[r][0], qr: pc.q3[r][1],
+				g: w.delta * (pc.prefix[w.b] - pc.prefix[w.a])}
+		}
 	}
 }
 
@@ -160,7 +176,8 @@ func (e *uleFast) pairSlot(si int) {
 	}
 	lo, hi := e.bounds[si], e.bounds[si+1]
 	words := e.slowWords
-	var ll0, ll1 float64
+	var ll float64
+	mi := sort.Search(len(e.multi), func(i int) bool { return int(e.multi[i]) >= lo })
 	// The groups (runs of vectors sharing (c, r2)) meeting [lo, hi).
 	gi := sort.Search(len(d.groups), func(i int) bool { return int(d.groups[i]) > lo }) - 1
 	for k := lo; k < hi; gi++ {
@@ -175,12 +192,14 @@ func (e *uleFast) pairSlot(si int) {
 		for _, i := range s.slowIdx[:ns] {
 			dbuf[i] = e.pairSlowVector(pc, acc, r2, int(e.inner[k+int(i)]), cnt[i])
 		}
-		s0, s1 := logLikSum(cnt, dbuf)
-		ll0 += s0
-		ll1 += s1
+		m0 := mi
+		for mi < len(e.multi) && int(e.multi[mi]) < end {
+			mi++
+		}
+		ll += llSum(cnt, dbuf, e.multi[m0:mi], int32(k))
 		k = end
 	}
-	s.ll = ll0 + ll1
+	s.ll = ll
 }
 
 // pairCap bounds the bins (l+1) and the inner rows of the pair kernel: its
@@ -195,9 +214,8 @@ const pairCap = 4096
 // path to slow, returning their number.
 func (e *uleFast) pairGroup(pc *pairComb, acc *pairAcc, r2 int, slowRow []uint64, inner []uint16, cnt, dbuf []float64, slow []int32) (ns int) {
 	const mask = pairCap - 1
-	rows3 := (*[pairCap]pairRow)(e.rows3.rows[:pairCap])
+	in3 := (*[pairCap]pairInner)(pc.in3[:pairCap])
 	th := (*[pairCap]float64)(pc.prefix[:pairCap])
-	q3 := (*[pairCap][2]float64)(pc.q3[:pairCap])
 	w3 := (*[pairCap][3]float64)(acc.w3[:pairCap])
 	diff := (*[pairCap]float64)(acc.diff[:pairCap])
 	sr := (*[pairCap / 64]uint64)(slowRow[:pairCap/64])
@@ -219,7 +237,7 @@ func (e *uleFast) pairGroup(pc *pairComb, acc *pairAcc, r2 int, slowRow []uint64
 			ns++
 			continue
 		}
-		row3 := &rows3[r3]
+		row3 := &in3[r3]
 		a3, b3 := int(row3.a), int(row3.b)
 		beta3, delta3 := row3.base, row3.delta
 		// P3 at the zones of row 2, P2 at the zones of row 3.
@@ -237,8 +255,7 @@ func (e *uleFast) pairGroup(pc *pairComb, acc *pairAcc, r2 int, slowRow []uint64
 		if a2 <= b3 && b3 < b2 {
 			p2r = top2
 		}
-		q := &q3[r3]
-		D := beta3*x2 + beta2*delta3*(th[b3&mask]-th[a3&mask]) + p3l*ql2 + p3r*qr2 + p2l*q[0] + p2r*q[1]
+		D := beta3*x2 + beta2*row3.g + p3l*ql2 + p3r*qr2 + p2l*row3.ql + p2r*row3.qr
 		lo23, hi23 := max(a2, a3)&mask, min(b2, b3)&mask
 		inter := 0.0
 		if lo23 < hi23 {

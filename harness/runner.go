@@ -247,7 +247,14 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
-	if done == 0 {
+	// Write the headers unless they are there already: a run interrupted
+	// after its headers but before its first whole cell resumes with done
+	// == 0 and a file that holds them (resumable truncated it to them).
+	fi, err := f.Stat()
+	if err != nil {
+		return onDisk, err
+	}
+	if fi.Size() == 0 {
 		if _, err := fmt.Fprintln(w, header); err != nil {
 			return onDisk, err
 		}
@@ -288,8 +295,14 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 		}
 		return nil
 	})
+	// The writer drains completed until every worker has stopped, so that a
+	// cancelled run still writes the cells finished before the cancellation.
+	var workers sync.WaitGroup
+	workers.Add(opt.Jobs)
+	go func() { workers.Wait(); close(completed) }()
 	for j := 0; j < opt.Jobs; j++ {
 		g.Go(func() error {
+			defer workers.Done()
 			for tk := range tasks {
 				st := states[tk.cell]
 				st.once.Do(func() { st.run, st.err = prepareCell(gctx, kind, specs[tk.cell]) })
@@ -318,13 +331,8 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 		ready := make(map[int]bool)
 		next := done
 		rows := make([]results.Row, 0, rowsPerCell)
-		for next < len(cells) {
-			select {
-			case ci := <-completed:
-				ready[ci] = true
-			case <-gctx.Done():
-				return gctx.Err()
-			}
+		for ci := range completed {
+			ready[ci] = true
 			for ready[next] {
 				delete(ready, next)
 				rows = cellRows(rows[:0], cells[next].cell, specs[next], states[next])

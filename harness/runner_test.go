@@ -185,3 +185,26 @@ func TestMissingDataFileIsSkipped(t *testing.T) {
 		t.Fatal("a skipped run created its output directory")
 	}
 }
+
+// A run killed after writing its headers but before its first whole cell
+// leaves a partial file of the two header lines (and perhaps part of a
+// row); resuming from it writes the headers once.
+func TestResumeFromHeadersOnly(t *testing.T) {
+	s := smallSpec()
+	full := runTo(t, s, t.TempDir(), 2)
+	nl := bytes.IndexByte(full, '\n')
+	headers := full[:nl+1+bytes.IndexByte(full[nl+1:], '\n')+1]
+	for _, tail := range []string{"", "x,1"} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, partialFile), append(append([]byte(nil), headers...), tail...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(context.Background(), s, Options{OutDir: dir, Jobs: 2}); err != nil {
+			t.Fatalf("tail %q: %v", tail, err)
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, RowsFile))
+		if !bytes.Equal(got, full) {
+			t.Fatalf("tail %q: resumed from the headers alone, rows differ from an uninterrupted run", tail)
+		}
+	}
+}
