@@ -9,7 +9,9 @@ import "math"
 // instead: Σ ln D_k = ln Π D_k, the product kept in four independent chains
 // of multiplications (one multiplication per vector) whose binary exponents
 // are moved into an integer every eight factors, and adds (n_k − 1)·ln D_k
-// only for the vectors whose count is not 1. The product's relative rounding
+// only for the vectors whose count is not 1. Where those are the majority
+// (at n = 10M about 3 in 4) a logarithm per vector is cheaper, and
+// llSumGroup takes that route. The product's relative rounding
 // error after K factors is below K·2^-53 (1e-10 at K = 1M), an absolute error
 // of 1e-10 in LL, far below the authors' |ΔLL| < 1e-3 test.
 
@@ -76,6 +78,18 @@ func llSum(n, d []float64, multi []int32, base int32) float64 {
 		}
 	}
 	return s
+}
+
+// llSumGroup returns Σ_i n[i]·ln(d[i]) by llSum, or by a logarithm per
+// entry (logLikSum) where most counts are not 1 (BenchmarkLLSum: the
+// product saves a quarter with 1 in 4 counts above 1, and costs half as
+// much again with 3 in 4).
+func llSumGroup(n, d []float64, multi []int32, base int32) float64 {
+	if 2*len(multi) > len(n) {
+		s0, s1 := logLikSum(n, d)
+		return s0 + s1
+	}
+	return llSum(n, d, multi, base)
 }
 
 // llFactor returns the factor x enters the product as, 1 if x is outside

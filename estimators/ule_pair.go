@@ -196,7 +196,7 @@ func (e *uleFast) pairSlot(si int) {
 		for mi < len(e.multi) && int(e.multi[mi]) < end {
 			mi++
 		}
-		ll += llSum(cnt, dbuf, e.multi[m0:mi], int32(k))
+		ll += llSumGroup(cnt, dbuf, e.multi[m0:mi], int32(k))
 		k = end
 	}
 	s.ll = ll
