@@ -72,6 +72,8 @@ func ExampleLookup() {
 	// magic-fLength file
 	// magic-fAlpha file
 	// shuttle-col0 file
+	// taxi file
+	// retirement file
 	// true 1 0.25
 }
 

@@ -53,6 +53,10 @@ type fileLayout struct {
 	// rows, when > 0, reads only the first rows data lines, counting those
 	// with missing values (the Voltage recipe of datasets.md §3.2).
 	rows int
+	// keep, when true, drops values outside [keepLo, keepHi] (they still
+	// count towards rows).
+	keep           bool
+	keepLo, keepHi float64
 }
 
 // loadColumn reads at most limit values (all when limit ≤ 0). check, if not
@@ -112,6 +116,9 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 			return nil, fmt.Errorf("%s:%d: column %d (field %d): cannot parse %q as a number", path, line, column, column+1, s)
 		case !finite(x):
 			return nil, fmt.Errorf("%s:%d: column %d (field %d): %q is not a finite number", path, line, column, column+1, s)
+		}
+		if layout.keep && !(x >= layout.keepLo && x <= layout.keepHi) {
+			continue
 		}
 		if check != nil {
 			if cerr := check(x); cerr != nil {

@@ -47,7 +47,8 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 //	beta-sin   a, b, amplitude, frequency        [0, 1]              a = 2, b = 5, amplitude = 0.5, frequency = 10
 //	gaussian   mu, sigma (> 0), lo, hi           [lo, hi]            lo = −1, hi = 1 (when both are 0)
 //	uniform    lo, hi                            [lo, hi]            lo = −1, hi = 1 (when both are 0)
-//	file       path, column (0-based), sep       the column's values sep = whitespace
+//	file       path, column (0-based), sep,      the column's values sep = whitespace
+//	           header, missing, rows, keep_lo, keep_hi
 //
 // For beta-sin a key left at 0 takes its default (use source "beta" for
 // amplitude 0). gaussian is N(mu, sigma) truncated to [lo, hi] by rejection
@@ -87,12 +88,20 @@ type Spec struct {
 	// Header skips the file's first data line; Missing names a field value
 	// that marks a missing number (the row is dropped); Rows reads only the
 	// first Rows data lines, missing ones included (source "file" only).
-	Header     bool   `toml:"header" json:",omitempty"`
-	Missing    string `toml:"missing" json:",omitempty"`
-	Rows       int    `toml:"rows" json:",omitempty"`
-	Normalise  string `toml:"normalise"`
-	Clip       bool   `toml:"clip"`
-	Substitute bool   `toml:"substitute"`
+	Header  bool   `toml:"header" json:",omitempty"`
+	Missing string `toml:"missing" json:",omitempty"`
+	Rows    int    `toml:"rows" json:",omitempty"`
+	// KeepLo and KeepHi, when either is set (non-zero), keep only values
+	// x with KeepLo ≤ x ≤ KeepHi and drop the others (source "file" only;
+	// within the first Rows lines, before the normalisation): paper 004's
+	// Retirement data is "total compensation … within 10,000 to 60,000"
+	// (datasets.md §3.4). Omitted from JSON when 0, so that the hash of a
+	// spec without them is unchanged.
+	KeepLo     float64 `toml:"keep_lo" json:",omitempty"`
+	KeepHi     float64 `toml:"keep_hi" json:",omitempty"`
+	Normalise  string  `toml:"normalise"`
+	Clip       bool    `toml:"clip"`
+	Substitute bool    `toml:"substitute"`
 	// Dims is omitted from JSON when 0, so that the hash of a harness spec
 	// without the key is the one it had before the key existed.
 	Dims int `toml:"dims" json:"Dims,omitempty"`
@@ -139,6 +148,9 @@ func (s Spec) resolved() Spec {
 	return s
 }
 
+// keeps reports whether the spec filters a file's values to [KeepLo, KeepHi].
+func (s Spec) keeps() bool { return s.KeepLo != 0 || s.KeepHi != 0 }
+
 // synthetic reports whether the spec's source is a generator.
 func (s Spec) synthetic() bool { return s.Source != SourceFile }
 
@@ -171,6 +183,7 @@ func (s Spec) Validate() error {
 	case SourceFile:
 		used["path"], used["column"], used["sep"] = true, true, true
 		used["header"], used["missing"], used["rows"] = true, true, true
+		used["keep_lo"], used["keep_hi"] = true, true
 		if r.Normalise == RuleFixed {
 			used["lo"], used["hi"], used["clip"] = true, true, true
 		}
@@ -245,6 +258,9 @@ func (s Spec) Validate() error {
 		if r.Rows < 0 {
 			bad("rows", "must be >= 0 (0 = all), got %d", r.Rows)
 		}
+		if r.keeps() && (!finite(r.KeepLo) || !finite(r.KeepHi) || r.KeepLo > r.KeepHi) {
+			bad("keep_hi", "keep_lo and keep_hi must be finite with keep_lo <= keep_hi, got keep_lo=%v keep_hi=%v", r.KeepLo, r.KeepHi)
+		}
 		if _, err := splitter(r.Sep); err != nil {
 			bad("sep", "%v", err)
 		}
@@ -263,6 +279,7 @@ func (s Spec) Validate() error {
 		{"frequency", s.Frequency != 0}, {"path", s.Path != ""}, {"column", s.Column != 0},
 		{"sep", s.Sep != ""}, {"clip", s.Clip}, {"header", s.Header},
 		{"missing", s.Missing != ""}, {"rows", s.Rows != 0},
+		{"keep_lo", s.KeepLo != 0}, {"keep_hi", s.KeepHi != 0},
 	}
 	for _, k := range set {
 		if k.set && !used[k.key] {
@@ -302,6 +319,9 @@ func (s Spec) generator() string {
 		}
 		if s.Rows > 0 {
 			g += ",rows=" + strconv.Itoa(s.Rows)
+		}
+		if s.keeps() {
+			g += ",keep=[" + fmtFloat(s.KeepLo) + "," + fmtFloat(s.KeepHi) + "]"
 		}
 		return g + ")"
 	}
@@ -455,7 +475,11 @@ func (s Spec) buildFile(n int) (*Dataset, error) {
 		nm = None()
 		check = nm.check
 	}
-	raw, err := loadColumn(path, s.Column, s.Sep, n, check, fileLayout{header: s.Header, missing: s.Missing, rows: s.Rows})
+	layout := fileLayout{header: s.Header, missing: s.Missing, rows: s.Rows}
+	if s.keeps() {
+		layout.keep, layout.keepLo, layout.keepHi = true, s.KeepLo, s.KeepHi
+	}
+	raw, err := loadColumn(path, s.Column, s.Sep, n, check, layout)
 	if err != nil {
 		return nil, err
 	}

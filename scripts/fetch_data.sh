@@ -66,6 +66,37 @@ fetch shuttle.tst https://archive.ics.uci.edu/ml/machine-learning-databases/stat
 # NYC TLC yellow taxi trips (pick-up time of day): 2023-01 for the N-output paper, 2018-01 for Privacy for Free
 fetch yellow_tripdata_2023-01.parquet https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2023-01.parquet -
 fetch yellow_tripdata_2018-01.parquet https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2018-01.parquet -
+# derive OUT SRC ARGS...: write data/OUT from the fetched file SRC (in data/
+# or ../shared/data/) with `go run ./scripts/extract ARGS -in SRC -out OUT`,
+# unless OUT exists. The extracts are what the loaders read: plain numbers
+# where the published file is Parquet (Taxi) or a quoted CSV (Retirement).
+# They are a deterministic function of SRC, so only SRC is hashed.
+derive() {
+	local out=$1 src=$2
+	shift 2
+	if [ -f "data/$out" ] || [ -f "../shared/data/$out" ]; then
+		echo "have    $out"
+		return 0
+	fi
+	local from=""
+	for d in data ../shared/data; do
+		if [ -f "$d/$src" ]; then from="$d/$src"; break; fi
+	done
+	if [ -z "$from" ]; then
+		echo "SKIP    $out: $src is not fetched"
+		return 0
+	fi
+	echo "derive  data/$out from $from"
+	if ! go run ./scripts/extract "$@" -in "$from" -out "data/$out"; then
+		echo "BAD     $out: extraction failed"
+		status=1
+	fi
+}
+# Paper 004's Taxi (datasets.md §3.3): pick-up seconds of day and the same
+# floored to the minute; the dataset "taxi" reads the latter for the first
+# 1,048,575 trips. The 2023 extract serves paper 000's NYtaxi (column 0).
+derive yellow_tripdata_2018-01.pickup.csv yellow_tripdata_2018-01.parquet taxi
+derive yellow_tripdata_2023-01.pickup.csv yellow_tripdata_2023-01.parquet taxi
 # UCI Individual Household Electric Power Consumption (Voltage; CC BY 4.0, DOI 10.24432/C58K54)
 fetch household_power_consumption.zip "https://archive.ics.uci.edu/static/public/235/individual+household+electric+power+consumption.zip" -
 if [ -f data/household_power_consumption.zip ] && [ ! -f data/household_power_consumption.txt ]; then
@@ -76,7 +107,11 @@ if [ -f data/household_power_consumption.zip ] && [ ! -f data/household_power_co
 	fi && echo "ok      household_power_consumption.txt unpacked"
 fi
 # San Francisco Employee Compensation (DataSF 88g8-5mnd)
+# (a live export, updated as DataSF adds fiscal years: its hash is printed,
+# not pinned). Paper 004's Retirement (datasets.md §3.4) is its column
+# "Total Compensation"; the dataset "retirement" keeps [10,000, 60,000].
 fetch sf_employee_compensation.csv "https://data.sfgov.org/api/views/88g8-5mnd/rows.csv?accessType=DOWNLOAD" -
+derive sf_total_compensation.csv sf_employee_compensation.csv csvcol -col "Total Compensation"
 # SensIT Vehicle (LIBSVM mirror)
 fetch vehicle_combined_scale.bz2 https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/vehicle/combined_scale.bz2 -
 fetch vehicle_combined_scale.t.bz2 https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/vehicle/combined_scale.t.bz2 -
