@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -187,6 +188,92 @@ func TestShippedMultiserviceMDSpecs(t *testing.T) {
 		}
 		for _, f := range spec.Figures {
 			if _, err := os.Stat(filepath.Join(dir, f.Name+".png")); err != nil {
+				t.Errorf("%s: figure %s not drawn: %v", name, f.Name, err)
+			}
+		}
+	}
+}
+
+// The real-data specs (Figs 4c–d, 4g–h, 5c–d, 5g–h: Taxi and Retirement)
+// on fixture extracts in the format scripts/extract writes, thinned
+// (thinMSSpec): both datasets load through their recipes (Retirement's
+// keep_lo/keep_hi drops the fixture's out-of-range values), the mean cells
+// agree with their exact theory (chiSquareCheck), and the figures are
+// drawn. Without the files every dataset is skipped and nothing runs.
+func TestShippedMultiserviceRealSpecs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the shipped specs")
+	}
+	dir := t.TempDir()
+	t.Setenv(datasets.EnvData, dir)
+	spec, err := LoadSpec(filepath.Join("..", "runs", "multiservice-fig4-real.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(t.Context(), spec, Options{OutDir: t.TempDir(), Quick: true})
+	if err != nil || !res.Skipped {
+		t.Fatalf("without data: skipped = %v, error %v", res != nil && res.Skipped, err)
+	}
+
+	rng := rand.New(rand.NewPCG(7, 7))
+	var taxi, ret strings.Builder
+	taxi.WriteString("pickup_seconds_of_day,pickup_minute_seconds_of_day\n")
+	for range 25000 {
+		s := rng.IntN(86400)
+		fmt.Fprintf(&taxi, "%d,%d\n", s, s-s%60)
+	}
+	ret.WriteString("Total Compensation\n")
+	for range 40000 {
+		fmt.Fprintf(&ret, "%.2f\n", 70000*rng.Float64())
+	}
+	for name, content := range map[string]string{
+		"yellow_tripdata_2018-01.pickup.csv": taxi.String(),
+		"sf_total_compensation.csv":          ret.String(),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"multiservice-fig4-real", "multiservice-fig5-real", "multiservice-fig4-dist-real", "multiservice-fig5-dist-real"} {
+		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		thinMSSpec(spec)
+		mean := !strings.Contains(name, "dist")
+		if mean {
+			delete(spec.Axes.Params, "bins")
+		}
+		out := runMS(t, spec, 0)
+		rows, err := results.ReadRowsFile(filepath.Join(out, RowsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		var exact []results.Row
+		for _, r := range rows {
+			seen[r.Dataset] = true
+			if v := float64(r.Value); math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("%s %s: %s = %v", name, r.Cell().Key(), r.Metric, v)
+			}
+			if r.Metric == "mse" && r.Method != "uwa" {
+				exact = append(exact, r)
+			}
+		}
+		if !seen["taxi"] || !seen["retirement"] {
+			t.Errorf("%s: datasets run %v, want taxi and retirement", name, seen)
+		}
+		if mean {
+			bad, pooled := chiSquareCheck(exact, 1)
+			for _, b := range bad {
+				t.Errorf("%s: %s", name, b)
+			}
+			if pooled != nil {
+				t.Errorf("%s: %v", name, pooled)
+			}
+		}
+		for _, f := range spec.Figures {
+			if _, err := os.Stat(filepath.Join(out, f.Name+".png")); err != nil {
 				t.Errorf("%s: figure %s not drawn: %v", name, f.Name, err)
 			}
 		}
