@@ -18,23 +18,6 @@ import (
 // plus EMS").
 type msEMEstimator func(reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
 
-// msDistEstimator is msEMEstimator reporting the iteration count alone
-// (the form kind multiservice-md uses).
-type msDistEstimator func(reports [][]float64) (hist []float64, iterations int, err error)
-
-// newMSDistEstimator is newMSEMEstimator with the cell's EM options as
-// parsed (no context) and no truth, so without ems-best.
-func newMSDistEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, cfg *msConfig) (msDistEstimator, error) {
-	est, err := newMSEMEstimator(m, local, mechs, cfg.bins, cfg.em, nil)
-	if err != nil {
-		return nil, err
-	}
-	return func(reports [][]float64) ([]float64, int, error) {
-		h, info, err := est(reports)
-		return h, info.Iterations, err
-	}, nil
-}
-
 // newMSEMEstimator binds a distribution method to the estimators of
 // package estimators (ULE and EMS, p4 spec §5): ule over every active
 // service, ems-<s> over service s alone, ems-best over each active service
