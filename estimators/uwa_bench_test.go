@@ -23,9 +23,8 @@ func paperServices(tb testing.TB, eps ...float64) []mechanisms.Mechanism {
 	return out
 }
 
-// betaInputs returns n values of 2·Beta(2,5) - 1 (Beta(2,5) as the sum of
-// order statistics is overkill here: a Kumaraswamy-free inversion is not
-// needed; we draw Beta(2,5) as G2/(G2+G5) from exponential sums).
+// betaInputs returns n values of 2·Beta(2,5) - 1, Beta(2,5) drawn as
+// G2/(G2+G5) with Gk the sum of k standard exponentials (a Gamma(k, 1)).
 func betaInputs(n int, rng *rand.Rand) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
