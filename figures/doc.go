@@ -17,6 +17,13 @@
 // out and CI lower bounds ≤ 0 are cut at the panel's smallest positive
 // value, each with a warning and a count in the caption.
 //
+// A spec's references (Reference) are values printed in a paper, drawn
+// beside the measurements as hollow diamonds on a dotted line, in the
+// colour of the series they belong to and under their own label in the
+// legend, and the caption says they are the paper's, not measured. A
+// reference whose series the summaries lack (a run at another scale) is
+// drawn in black with a warning rather than failing the figure.
+//
 // A series keeps its colour and marker in every panel of a figure, and one
 // legend beside the panels names them all. SVG and PNG output is
 // byte-stable, so figures are tested against golden SVG files

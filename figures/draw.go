@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -19,6 +20,7 @@ var (
 	panelHeight = vg.Points(180)
 	pad         = vg.Points(8)
 	theoryDash  = []vg.Length{vg.Points(5), vg.Points(3)}
+	refDots     = []vg.Length{vg.Points(1.5), vg.Points(2)}
 )
 
 // palette is the Okabe–Ito colour-blind-safe palette with Tol's wine in
@@ -162,6 +164,20 @@ func (f *Figure) panel(i int, yLabel, xLabel bool) *plot.Plot {
 	grid.Horizontal.Color = color.Gray{Y: 0xdd}
 	p.Add(grid)
 
+	// References first, so that the measurements are drawn over them.
+	for _, r := range f.References {
+		if r.Panel != "" && r.Panel != panel.Value {
+			continue
+		}
+		xy := make(plotter.XYs, len(r.Points))
+		for j, pt := range r.Points {
+			xy[j] = plotter.XY{X: pt.X, Y: pt.Y}
+		}
+		clr := refColor(r.Style)
+		p.Add(&plotter.Line{XYs: xy, LineStyle: refLine(clr)})
+		p.Add(&plotter.Scatter{XYs: xy, GlyphStyle: refGlyph(clr)})
+	}
+
 	for _, s := range panel.Series {
 		clr := seriesColor(s.Style)
 		xs := make(plotter.XYs, len(s.Points))
@@ -239,12 +255,32 @@ func theoryLine(c color.Color) draw.LineStyle {
 	return draw.LineStyle{Color: c, Width: vg.Points(1.25), Dashes: theoryDash}
 }
 
+// refColor is the colour of a reference: its series' colour, or black
+// (style -1).
+func refColor(style int) color.Color {
+	if style < 0 {
+		return color.Black
+	}
+	return seriesColor(style)
+}
+
+// refLine is dotted, unlike the solid measured and the dashed theory lines.
+func refLine(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(1.25), Dashes: refDots}
+}
+
+// refGlyph is a hollow diamond, a shape no measured series uses.
+func refGlyph(c color.Color) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: c, Radius: vg.Points(3.75), Shape: hollowDiamond{}}
+}
+
 func glyph(style int) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: seriesColor(style), Radius: vg.Points(2.5), Shape: markers[style%len(markers)]}
 }
 
-// legend has one entry per series, in order of first appearance, and one
-// for the theory lines if any are drawn.
+// legend has one entry per series, in order of first appearance, one per
+// reference label and colour, in spec order, and one for the theory lines
+// if any are drawn.
 func (f *Figure) legend() plot.Legend {
 	l := plot.NewLegend()
 	l.Top, l.Left = true, true
@@ -270,6 +306,22 @@ func (f *Figure) legend() plot.Legend {
 		}
 		l.Add(label, thumbs...)
 	}
+	type entry struct {
+		label string
+		style int
+	}
+	var listed []entry
+	for _, r := range f.References {
+		if e := (entry{r.Label, r.Style}); !slices.Contains(listed, e) && f.drawn(r) {
+			listed = append(listed, e)
+			clr := refColor(r.Style)
+			l.Add(r.Label, thumbnail(func(c *draw.Canvas) {
+				y := c.Center().Y
+				c.StrokeLine2(refLine(clr), c.Min.X, y, c.Max.X, y)
+				c.DrawGlyph(refGlyph(clr), c.Center())
+			}))
+		}
+	}
 	if f.hasTheory() {
 		l.Add("theory", thumbnail(func(c *draw.Canvas) {
 			y := c.Center().Y
@@ -277,6 +329,29 @@ func (f *Figure) legend() plot.Legend {
 		}))
 	}
 	return l
+}
+
+// drawn reports whether a reference is drawn in some panel.
+func (f *Figure) drawn(r RefLine) bool {
+	return r.Panel == "" || slices.ContainsFunc(f.Panels, func(p Panel) bool { return p.Value == r.Panel })
+}
+
+// hollowDiamond is a diamond outline filled with white, so that the dotted
+// line through it does not show inside.
+type hollowDiamond struct{}
+
+func (hollowDiamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	path := vg.Path{}
+	path.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	path.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	path.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	path.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	path.Close()
+	c.SetColor(color.White)
+	c.Fill(path)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1)})
+	c.Stroke(path)
 }
 
 // dashGlyph marks a theory value known at a single x: a short dashed
@@ -311,6 +386,30 @@ func (f *Figure) caption() []string {
 		line += " Dashed lines: theory (the predicted mean), in the series' colour."
 	}
 	lines := []string{line}
+	var drawn, coloured int
+	var absent []string
+	for _, r := range f.References {
+		if !f.drawn(r) {
+			continue
+		}
+		drawn++
+		if r.Style >= 0 {
+			coloured++
+		}
+		if r.Absent {
+			absent = append(absent, fmt.Sprintf("%q, %s", r.Label, fieldLabel(f.Spec.Series, r.Series)))
+		}
+	}
+	if drawn > 0 {
+		ref := "Hollow diamonds on dotted lines, reference: printed values of the paper, not measured here"
+		if coloured > 0 {
+			ref += ", in the colour of their series"
+		}
+		if len(absent) > 0 {
+			ref += "; in black where their series is not in this run (" + strings.Join(absent, "; ") + ")"
+		}
+		lines = append(lines, ref+".")
+	}
 	var notes []string
 	if f.NoCI > 0 && !single {
 		notes = append(notes, fmt.Sprintf("%s without a CI (fewer than 2 trials)", plural(f.NoCI, "point")))

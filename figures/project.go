@@ -29,8 +29,21 @@ type Figure struct {
 	Dropped, Clamped int
 	// NoCI counts the points drawn without a confidence interval (fewer
 	// than two trials).
-	NoCI     int
-	Warnings []string
+	NoCI int
+	// References are the spec's references, in spec order.
+	References []RefLine
+	Warnings   []string
+}
+
+// A RefLine is a Reference of the spec placed in the figure.
+type RefLine struct {
+	Label, Series, Panel string
+	// Style is the index into Figure.Series of the reference's series,
+	// whose colour it takes, or -1 (black) when it names no series or one
+	// the summaries do not have (Absent).
+	Style  int
+	Absent bool
+	Points []XY // sorted by x
 }
 
 // A Panel is the points of one value of the spec's Panel field.
@@ -75,8 +88,10 @@ func Field(s *results.Summary, name string) (string, bool) {
 // of first appearance, sorts each series by x, and leaves out the points a
 // log axis cannot show, with a warning for each. It fails when the spec is
 // invalid, when nothing matches, when a kept summary lacks the x, series or
-// panel field or has an x that is not a finite number, and when two
-// summaries fall on the same point (a field missing from the projection).
+// panel field or has an x that is not a finite number, when two summaries
+// fall on the same point (a field missing from the projection) and when a
+// reference names a panel that no kept summary has. A reference naming a
+// series that no kept summary has is kept, in black, with a warning.
 func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -169,6 +184,27 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		}
 		return nil, errorf("%s (metrics present: %s)", msg, strings.Join(metrics, ", "))
 	}
+	for i, r := range spec.References {
+		if _, ok := panels[r.Panel]; r.Panel != "" && !ok {
+			return nil, errorf("key \"reference[%d].panel\": %q is not a panel of the figure (%s: %s)",
+				i, r.Panel, spec.Panel, strings.Join(quoted(fig.Panels, func(p Panel) string { return p.Value }), ", "))
+		}
+		line := RefLine{Label: r.Label, Series: r.Series, Panel: r.Panel, Style: -1}
+		if r.Series != "" {
+			if style, ok := series[r.Series]; ok {
+				line.Style = style
+			} else {
+				line.Absent = true
+				fig.warnf("reference[%d] %q: series %q is not in the summaries (%s: %s); drawn in black",
+					i, r.Label, r.Series, spec.Series, strings.Join(quoted(fig.Series, func(s string) string { return s }), ", "))
+			}
+		}
+		for j := range r.X {
+			line.Points = append(line.Points, XY{r.X[j], r.Y[j]})
+		}
+		slices.SortStableFunc(line.Points, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
+		fig.References = append(fig.References, line)
+	}
 	for i := range fig.Panels {
 		p := &fig.Panels[i]
 		for j := range p.Series {
@@ -187,6 +223,11 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 	})
 	if len(fig.Panels) == 0 {
 		return nil, errorf("no point of metric %q can be drawn: %s", spec.Metric, strings.Join(fig.Warnings, "; "))
+	}
+	for _, r := range fig.References {
+		if r.Panel != "" && !slices.ContainsFunc(fig.Panels, func(p Panel) bool { return p.Value == r.Panel }) {
+			fig.warnf("reference %q not drawn: panel %q has nothing left to draw", r.Label, r.Panel)
+		}
 	}
 	if spec.Theory && !fig.hasTheory() {
 		fig.warnf("theory asked for, but no summary of metric %q has a theory value", spec.Metric)
@@ -293,6 +334,15 @@ func (f *Figure) hasTheory() bool {
 		}
 	}
 	return false
+}
+
+// quoted lists the values of a slice, quoted, for error messages.
+func quoted[T any](list []T, value func(T) string) []string {
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = strconv.Quote(value(v))
+	}
+	return out
 }
 
 // where names a point in warnings and errors.

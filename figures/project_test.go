@@ -162,3 +162,73 @@ func TestField(t *testing.T) {
 		t.Error(`Field("k") found a field that is not there`)
 	}
 }
+
+// TestProjectReferences: references are kept in spec order with their
+// points sorted by x, take the style of their series, and are drawn in black
+// with a warning when their series is absent; an absent panel is an error.
+func TestProjectReferences(t *testing.T) {
+	base := Spec{Name: "f", Metric: "mse", X: "eps", Series: "method", Panel: "dataset"}
+	refs := []Reference{
+		{Label: "paper, pm", Series: "pm", X: []float64{2, 1}, Y: []float64{0.5, 0.9}},
+		{Label: "paper", X: []float64{1}, Y: []float64{0.7}},
+		{Label: "paper, duchi, b", Series: "duchi", Panel: "b", X: []float64{1}, Y: []float64{0.8}},
+		{Label: "paper, laplace", Series: "laplace", X: []float64{1}, Y: []float64{0.6}},
+	}
+	lines := func(f *Figure) string {
+		var out []string
+		for _, r := range f.References {
+			var pts []string
+			for _, p := range r.Points {
+				pts = append(pts, fmt.Sprintf("%g:%g", p.X, p.Y))
+			}
+			out = append(out, fmt.Sprintf("%s|%s|%s#%d absent=%v %s", r.Label, r.Series, r.Panel, r.Style, r.Absent, strings.Join(pts, ",")))
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, tc := range []struct {
+		name     string
+		edit     func(*Spec)
+		want     string // the reference lines, or a substring of the error
+		warnings []string
+	}{
+		{"kept, styled and sorted", func(s *Spec) { s.References = refs[:3] },
+			"paper, pm|pm|#0 absent=false 1:0.9,2:0.5\npaper||#-1 absent=false 1:0.7\npaper, duchi, b|duchi|b#1 absent=false 1:0.8",
+			nil},
+		{"absent series: black, with a warning", func(s *Spec) { s.References = refs[3:] },
+			"paper, laplace|laplace|#-1 absent=true 1:0.6",
+			[]string{`figure "f": reference[0] "paper, laplace": series "laplace" is not in the summaries (method: "pm", "duchi", "hm"); drawn in black`}},
+		{"absent panel: an error", func(s *Spec) {
+			s.References = []Reference{refs[1], {Label: "paper", Panel: "c", X: []float64{1}, Y: []float64{1}}}
+		}, `figure "f": key "reference[1].panel": "c" is not a panel of the figure (dataset: "b", "a")`, nil},
+		{"invalid reference", func(s *Spec) { s.References = []Reference{{Label: "paper"}} },
+			`figure "f": key "reference[0].x" needs at least one value`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := base
+			tc.edit(&spec)
+			summaries := []results.Summary{
+				sum("b", "pm", 2, "mse", 1, 1),
+				sum("b", "duchi", 1, "mse", 1, 1),
+				sum("a", "pm", 1, "mse", 1, 1),
+				sum("a", "hm", 0.5, "mse", 1, 1),
+			}
+			fig, err := Project(summaries, spec)
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %q, want %q", err, tc.want)
+				}
+				return
+			}
+			// The references don't change the measured points.
+			if got := shape(fig); got != "b[pm#0:2 duchi#1:1] a[pm#0:1 hm#2:0.5]" {
+				t.Errorf("shape %s", got)
+			}
+			if got := lines(fig); got != tc.want {
+				t.Errorf("references:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if strings.Join(fig.Warnings, "\n") != strings.Join(tc.warnings, "\n") {
+				t.Errorf("warnings %q, want %q", fig.Warnings, tc.warnings)
+			}
+		})
+	}
+}

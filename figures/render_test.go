@@ -3,15 +3,17 @@ package figures
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ldpbench/ldpbench/results"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden.svg")
+var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata")
 
 // tiny is the fixed summary of the golden figure: two methods, three eps,
 // a theory line for each and one point without a CI.
@@ -38,11 +40,18 @@ func TestGoldenSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(files[0])
+	checkGolden(t, files[0], "golden.svg")
+}
+
+// checkGolden compares the file at path with testdata/<golden>, after
+// rewriting it with -update.
+func checkGolden(t *testing.T, path, golden string) []byte {
+	t.Helper()
+	got, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "golden.svg")
+	golden = filepath.Join("testdata", golden)
 	if *update {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -50,12 +59,50 @@ func TestGoldenSVG(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./figures -run GoldenSVG -update to create it)", err)
+		t.Fatalf("%v (run go test ./figures -run %s -update to create it)", err, t.Name())
 	}
 	if !bytes.Equal(got, want) {
 		out := filepath.Join(t.TempDir(), "got.svg")
 		os.WriteFile(out, got, 0o644)
 		t.Errorf("SVG differs from %s; got %s (run with -update if the change is intended)", golden, out)
+	}
+	return got
+}
+
+// refSpec is tinySpec with the paper's values beside the measurements: one
+// reference of the series pm, one of no series at a single point, and one
+// of a series the summaries do not have.
+func refSpec() Spec {
+	spec := tinySpec
+	spec.Name = "reference"
+	spec.References = []Reference{
+		{Label: "paper, pm", Series: "pm", X: []float64{2, 0.5, 1}, Y: []float64{0.0012, 0.013, 0.0042}},
+		{Label: "paper, bound", X: []float64{1}, Y: []float64{0.009}},
+		{Label: "paper, hm", Series: "hm", X: []float64{0.5, 2}, Y: []float64{0.011, 0.001}},
+	}
+	return spec
+}
+
+func TestReferenceSVG(t *testing.T) {
+	var warnings []string
+	warnf := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
+	files, err := Render(tiny(), refSpec(), t.TempDir(), WithWarnf(warnf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `figure "reference": reference[2] "paper, hm": series "hm" is not in the summaries (method: "duchi", "pm"); drawn in black`
+	if len(warnings) != 1 || warnings[0] != want {
+		t.Errorf("warnings %q, want [%q]", warnings, want)
+	}
+	svg := string(checkGolden(t, files[0], "reference.svg"))
+	for _, text := range []string{
+		">paper, pm</text>", ">paper, bound</text>", ">paper, hm</text>", // legend
+		"reference: printed values of the paper", // caption
+		"stroke-dasharray:1.5,2",                 // the dotted lines
+	} {
+		if !strings.Contains(svg, text) {
+			t.Errorf("the SVG does not contain %q", text)
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ func TestSample(t *testing.T) {
 		{Spec{Name: "sample-band", Title: "MSE of the mean vs ε", Metric: "mse", X: "eps", Series: "method", Panel: "dataset", LogY: true, Theory: true, Band: true, Columns: 1}, sweep},
 		{Spec{Name: "sample-guard", Title: "Log guard", Metric: "mse", X: "eps", Series: "method", LogX: true, LogY: true, Theory: true}, logSummaries},
 		{tinySpec, tiny},
+		{refSpec(), tiny},
 		{Spec{Name: "sample-grid", Title: "Five panels in two columns", Metric: "mse", X: "eps", Series: "method", Panel: "dataset", Theory: true, Band: true, Columns: 2}, grid},
 	} {
 		c.spec.Formats = []string{"png", "svg"}

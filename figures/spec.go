@@ -42,6 +42,36 @@ type Spec struct {
 	YLabel    string   `toml:"ylabel"`  // default: the metric
 	Columns   int      `toml:"columns"` // panels per row; 0 means up to 3
 	Formats   []string `toml:"formats"` // of "svg", "png", "pdf"; default svg and png
+	// References are values printed in a paper, drawn beside the
+	// measurements as hollow diamonds joined by a dotted line.
+	References []Reference `toml:"reference"`
+}
+
+// A Reference is a line of values printed in a paper (not measured here),
+// drawn beside the measurements for comparison: hollow diamonds joined by a
+// dotted line, in the colour of the series it belongs to, listed in the
+// legend under its label.
+//
+// A Series value the projected summaries do not have (a run at another
+// scale, such as --quick, which changes the n axis) is not an error: the
+// reference is drawn in black, with a warning and a note in the caption. A
+// Panel value they do not have is an error, since the reference would be
+// drawn nowhere.
+type Reference struct {
+	// Label names the reference in the legend, e.g. "paper (RTX 3090), m=4";
+	// required.
+	Label string `toml:"label"`
+	// Series is the value of the spec's Series field the reference belongs
+	// to, whose colour it takes; "" draws it in black.
+	Series string `toml:"series"`
+	// Panel is the value of the spec's Panel field of the one panel the
+	// reference is drawn in; "" draws it in every panel.
+	Panel string `toml:"panel"`
+	// X and Y are the printed values, in the units of the spec's x field
+	// and metric; equal lengths, at least one point, finite, and > 0 on a
+	// log axis.
+	X []float64 `toml:"x"`
+	Y []float64 `toml:"y"`
 }
 
 // Formats are the output formats Render knows, in the order it writes them.
@@ -51,7 +81,9 @@ var Formats = []string{"svg", "png", "pdf"}
 var DefaultFormats = []string{"svg", "png"}
 
 // Validate checks that the spec names a figure, a metric and an x field,
-// that the name is a plain file stem and that every format is known. Every
+// that the name is a plain file stem, that every format is known and that
+// every reference has a label and as many finite y as x values (> 0 on a
+// log axis), and a series or panel only if the figure has that field. Every
 // error names the figure and the offending key.
 func (s Spec) Validate() error {
 	var errs []error
@@ -85,6 +117,38 @@ func (s Spec) Validate() error {
 	}
 	if s.Columns < 0 {
 		bad("columns", "must be >= 0, got %d", s.Columns)
+	}
+	for i, r := range s.References {
+		key := fmt.Sprintf("reference[%d]", i)
+		if r.Label == "" {
+			bad(key+".label", "is required (it names the reference in the legend)")
+		}
+		if r.Series != "" && s.Series == "" {
+			bad(key+".series", "is %q, but the figure has no series field", r.Series)
+		}
+		if r.Panel != "" && s.Panel == "" {
+			bad(key+".panel", "is %q, but the figure has no panel field", r.Panel)
+		}
+		switch {
+		case len(r.X) == 0:
+			bad(key+".x", "needs at least one value")
+		case len(r.Y) != len(r.X):
+			bad(key+".y", "has %d values, x has %d", len(r.Y), len(r.X))
+		}
+		for _, a := range []struct {
+			name string
+			v    []float64
+			log  bool
+		}{{"x", r.X, s.LogX}, {"y", r.Y, s.LogY}} {
+			for j, v := range a.v {
+				switch {
+				case !finite(v):
+					bad(fmt.Sprintf("%s.%s[%d]", key, a.name, j), "must be finite, got %v", v)
+				case a.log && v <= 0:
+					bad(fmt.Sprintf("%s.%s[%d]", key, a.name, j), "must be > 0 on a log axis, got %v", v)
+				}
+			}
+		}
 	}
 	for i, f := range s.Formats {
 		switch {
