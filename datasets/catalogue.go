@@ -41,7 +41,8 @@ func Catalogue() []Spec {
 // reconstruction): the pick-up seconds of day floored to the minute (column
 // 1 of the extract that scripts/fetch_data.sh derives from the TLC's
 // yellow_tripdata_2018-01.parquet with scripts/extract) of the file's first
-// 1,048,575 trips, the spreadsheet row limit the authors' extract suggests;
+// 1,048,575 trips with a pick-up time (scripts/extract drops null ones), the
+// spreadsheet row limit the authors' extract suggests;
 // min-max normalised, as the authors do.
 var taxiPickup2018 = Spec{Name: "taxi", Source: SourceFile, Path: "yellow_tripdata_2018-01.pickup.csv",
 	Column: 1, Sep: ",", Header: true, Rows: 1048575, Normalise: RuleMinMax,

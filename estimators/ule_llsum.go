@@ -8,7 +8,8 @@ import "math"
 // n = 1M, m = 3 about 3 in 4), so llSum takes the logarithm of a product
 // instead: Σ ln D_k = ln Π D_k, the product kept in four independent chains
 // of multiplications (one multiplication per vector) whose binary exponents
-// are moved into an integer every eight factors, and adds (n_k − 1)·ln D_k
+// are moved into an integer after every block of 32 vectors (eight factors
+// per chain), and adds (n_k − 1)·ln D_k
 // only for the vectors whose count is not 1. Where those are the majority
 // (at n = 10M about 3 in 4) a logarithm per vector is cheaper, and
 // llSumGroup takes that route. The product's relative rounding

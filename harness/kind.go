@@ -26,6 +26,10 @@ type CellSpec struct {
 	Params map[string]string
 	// Metrics are the per-trial metrics the spec asks for, in order.
 	Metrics []string
+	// Seed is the spec's master seed, for what a kind fixes per cell rather
+	// than per trial (multiservice-md's split of the users); trials take
+	// theirs from the runner.
+	Seed uint64
 }
 
 // Kind is one kind of experiment: mean estimation, distribution estimation,

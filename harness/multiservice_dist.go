@@ -78,7 +78,11 @@ func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOption
 			if err != nil {
 				return nil, estimators.EMInfo{}, err
 			}
-			if js := metrics.JSDivergence(h, truth); best == nil || js < bestJS {
+			js := metrics.JSDivergence(h, truth)
+			if math.IsNaN(js) {
+				js = math.Inf(1) // never preferred to a finite one
+			}
+			if best == nil || js < bestJS {
 				best, bestInfo, bestJS = h, info, js
 			}
 		}

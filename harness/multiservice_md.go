@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -36,11 +37,12 @@ import (
 // Like kind multiservice, the methods of a cell are paired (TrialKey): every
 // method sees the same reports in trial t.
 //
-// The random split is fixed per cell (seeded from the experiment, dataset,
-// n and d), not redrawn per trial: each trial draws fresh reports. A split
-// redrawn per trial would only add the between-split variance of the truth
-// itself, which the per-attribute ground truth (the group's own mean or
-// histogram) removes anyway.
+// The random split is fixed per cell (seeded from the master seed, the
+// experiment, dataset, n and d), not redrawn per trial: each trial draws
+// fresh reports of the same users, so a cell's trials and their confidence
+// intervals are conditional on its split (another --seed draws another).
+// The ground truth is each group's own mean or histogram, so the error
+// measured is the estimators' on that group.
 type multiserviceMDKind struct{}
 
 var multiserviceMDMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}
@@ -117,17 +119,22 @@ func checkMSMDCell(c *CellSpec) (*msCell, error) {
 	return cell, nil
 }
 
-// TrialKey pairs the methods of a cell as kind multiservice does; params.d
-// is among the parameters that change the reports.
+// TrialKey pairs the methods of a cell as kind multiservice does, with
+// params.d, which changes who reports what, added explicitly (kind
+// multiservice's role table does not know it).
 func (multiserviceMDKind) TrialKey(c *CellSpec) string {
-	return multiserviceKind{}.TrialKey(c)
+	rest := *c
+	rest.Params = maps.Clone(c.Params)
+	delete(rest.Params, "d")
+	return multiserviceKind{}.TrialKey(&rest) + ";d=" + c.Params["d"]
 }
 
 // msMDSplit returns the rows of each attribute's group: a permutation of
-// the first n rows, seeded from the cell's experiment, dataset, n and d, cut
-// into d blocks of n/d (the remainder reports nothing).
+// the first n rows, seeded from the master seed and the cell's experiment,
+// dataset, n and d, cut into d blocks of n/d (the remainder reports
+// nothing).
 func msMDSplit(c *CellSpec, d int) [][]int {
-	h := sha256.Sum256(fmt.Appendf(nil, "multiservice-md split\x00%s\x00%s\x00%d\x00%d", c.Experiment, c.Dataset.Name, c.N, d))
+	h := sha256.Sum256(fmt.Appendf(nil, "multiservice-md split\x00%d\x00%s\x00%s\x00%d\x00%d", c.Seed, c.Experiment, c.Dataset.Name, c.N, d))
 	rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 	perm := rng.Perm(c.N)
 	k := c.N / d

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,10 +61,15 @@ func TestMultiserviceMDCheck(t *testing.T) {
 }
 
 // The split is d disjoint groups of ⌊n/d⌋ of the first n rows, the same
-// for the same cell.
+// for the same cell and master seed, another for another seed.
 func TestMultiserviceMDSplit(t *testing.T) {
 	c := msMDCellSpec(t, "ua", 1003, 10, map[string]string{"services": "sr", "d": "10"})
 	a, b := msMDSplit(c, 10), msMDSplit(c, 10)
+	other := *c
+	other.Seed++
+	if slices.Equal(a[0], msMDSplit(&other, 10)[0]) {
+		t.Error("the split does not depend on the master seed")
+	}
 	seen := map[int]bool{}
 	for j, g := range a {
 		if len(g) != 100 {

@@ -10,6 +10,10 @@ import (
 // Two optional capabilities of a kind that the runner consults (runCells).
 // Kind multiservice is the first to need them; they are generic.
 
+// pairedSeeding tags the rows of a trialKeyer kind (metadataLine); change
+// it whenever a TrialKey changes, so that older rows are refused.
+const pairedSeeding = "paired-v1"
+
 // trialKeyer is implemented by a kind whose trials must see the same
 // randomness across some axes of the plan (common random numbers): the
 // runner seeds trial t's generator from (master seed, experiment,

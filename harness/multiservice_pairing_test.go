@@ -337,6 +337,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	k := msCancelKind{partial: filepath.Join(dir, partialFile), before: len(spec.Metrics), cancel: cancel, stopped: make(chan msStopped, 1)}
 	saved := kinds
 	kinds = []Kind{k}
+	t.Cleanup(func() { kinds = saved })
 	_, err := Run(ctx, spec, Options{OutDir: dir, Jobs: 1})
 	kinds = saved
 	if err == nil || !strings.Contains(err.Error(), "resume") || !errors.Is(err, context.Canceled) {
@@ -395,4 +396,20 @@ func (k msShortKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, 
 		c = &short
 	}
 	return k.multiserviceKind.PrepareContext(ctx, c)
+}
+
+// The rows of a kind with its own trial key carry a seeding tag, so that
+// rows drawn under the per-cell seeding are refused rather than reused;
+// other kinds' headers are unchanged.
+func TestSeedingTagInHeader(t *testing.T) {
+	s := smallSpec()
+	for _, tc := range []struct {
+		kind Kind
+		want bool
+	}{{multiserviceKind{}, true}, {multiserviceMDKind{}, true}, {meanKind{}, false}} {
+		line := metadataLine(s, tc.kind, false, nil)
+		if got := strings.Contains(line, " seeding="+pairedSeeding); got != tc.want {
+			t.Errorf("kind %s: header %q has the seeding tag: %v, want %v", tc.kind.Name(), line, got, tc.want)
+		}
+	}
 }

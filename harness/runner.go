@@ -129,14 +129,14 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		}
 		specs[i] = &CellSpec{
 			Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
-			N: c.cell.N, Params: c.params, Metrics: s.Metrics,
+			N: c.cell.N, Params: c.params, Metrics: s.Metrics, Seed: s.Seed,
 		}
 		if err := kind.Check(specs[i]); err != nil {
 			return nil, fmt.Errorf("%s: cell %s: %w", s.where(), c.cell.Key(), err)
 		}
 	}
 
-	header := metadataLine(s, opt.Quick, skipped)
+	header := metadataLine(s, kind, opt.Quick, skipped)
 	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
 	rowsPath := filepath.Join(opt.OutDir, RowsFile)
 	partialPath := filepath.Join(opt.OutDir, partialFile)
@@ -149,7 +149,7 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 	}
 	if line, err := firstLine(rowsPath); err == nil {
 		if line != header {
-			return nil, fmt.Errorf("%s holds results of another spec, seed or scale (%s); use --fresh to replace them or --out to write elsewhere", rowsPath, line)
+			return nil, fmt.Errorf("%s holds results of another spec, seed, seeding or scale (%s); use --fresh to replace them or --out to write elsewhere", rowsPath, line)
 		}
 		logf("%s is up to date; re-summarising and re-drawing", rowsPath)
 		res.UpToDate = true
@@ -213,14 +213,20 @@ func loadDatasets(s *Spec) (data []*datasets.Dataset, skipped []string, err erro
 // metadataLine is the first line of rows.csv: what produced it. It must not
 // depend on -j or on the time, since the file is byte-identical across runs.
 // Skipped datasets are part of it, so that a run made before a data file
-// was fetched is not taken as up to date afterwards.
-func metadataLine(s *Spec, quick bool, skipped []string) string {
+// was fetched is not taken as up to date afterwards. A kind that seeds its
+// trials from its own key (trialKeyer: common random numbers across
+// methods) is named by a seeding tag, so that rows drawn under the per-cell
+// seeding of earlier versions are neither taken as up to date nor resumed.
+func metadataLine(s *Spec, kind Kind, quick bool, skipped []string) string {
 	module := "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		module = bi.Main.Path + "@" + bi.Main.Version
 	}
 	line := fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s",
 		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version())
+	if _, ok := kind.(trialKeyer); ok {
+		line += " seeding=" + pairedSeeding
+	}
 	if len(skipped) > 0 {
 		line += " skipped=" + strings.Join(skipped, ",")
 	}
