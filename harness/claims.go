@@ -274,7 +274,8 @@ type ClaimRow struct {
 	Improvement results.Float `csv:"improvement_pct"`
 	SE          results.Float `csv:"se_pct"`
 	SEMethod    string        `csv:"se_method"`
-	// Significant: the improvement exceeds 2 SE (cell rows).
+	// Significant: the improvement exceeds 2 SE (cell rows). One-sided: a
+	// loss beyond 2 SE also reads false; the improvement's sign tells.
 	Significant string        `csv:"significant"`
 	PaperMin    results.Float `csv:"paper_min_pct"`
 	PaperMax    results.Float `csv:"paper_max_pct"`
