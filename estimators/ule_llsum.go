@@ -9,12 +9,12 @@ import "math"
 // instead: Σ ln D_k = ln Π D_k, the product kept in four independent chains
 // of multiplications (one multiplication per vector) whose binary exponents
 // are moved into an integer after every block of 32 vectors (eight factors
-// per chain), and adds (n_k − 1)·ln D_k
-// only for the vectors whose count is not 1. Where those are the majority
-// (at n = 10M about 3 in 4) a logarithm per vector is cheaper, and
-// llSumGroup takes that route. The product's relative rounding
-// error after K factors is below K·2^-53 (1e-10 at K = 1M), an absolute error
-// of 1e-10 in LL, far below the authors' |ΔLL| < 1e-3 test.
+// per chain), and adds (n_k − 1)·ln D_k only for the vectors whose count is
+// not 1. Where those are the majority (at n = 10M about 3 in 4) a logarithm
+// per vector is cheaper, and llSumGroup takes that route. The product's
+// relative rounding error after K factors is below K·2^-53 (1e-10 at
+// K = 1M), an absolute error of 1e-10 in LL, far below the authors'
+// |ΔLL| < 1e-3 test.
 
 // The factors that enter the product lie in [2^-64, 2^64): eight of them
 // cannot leave the normal range from a chain value in [1, 2). llExpLo is
