@@ -228,6 +228,7 @@ func (e *uleFast) pairGroup(pc *pairComb, acc *pairAcc, r2 int, slowRow []uint64
 	x2 := beta2*pc.prefix[len(pc.prefix)-1] + delta2*(pc.prefix[b2]-pc.prefix[a2])
 	ql2, qr2 := pc.q2[r2][0], pc.q2[r2][1]
 	var sw2, sw2l, sw2r float64 // Σ w·β3, Σ w·P3(a2-1), Σ w·P3(b2)
+	var atA2, atB2 float64      // the intersection's weights at a2 and b2
 	inner = inner[:len(cnt)]
 	dbuf = dbuf[:len(cnt)]
 	for i, n := range cnt {
@@ -272,11 +273,25 @@ func (e *uleFast) pairGroup(pc *pairComb, acc *pairAcc, r2 int, slowRow []uint64
 		acc3[1] += w * p2l
 		acc3[2] += w * p2r
 		if inter != 0 {
+			// Where the intersection starts at a2 (ends at b2) every vector
+			// of the group would add to the same entry, a chain of
+			// store-to-load forwarding through memory: sum those in
+			// registers and add them once, after the loop.
 			wi := w * inter
-			diff[lo23] += wi
-			diff[hi23] -= wi
+			if a3 <= a2 {
+				atA2 += wi
+			} else {
+				diff[lo23] += wi
+			}
+			if b3 >= b2 {
+				atB2 += wi
+			} else {
+				diff[hi23] -= wi
+			}
 		}
 	}
+	diff[a2&mask] += atA2
+	diff[b2&mask] -= atB2
 	acc2 := &acc.w2[r2]
 	acc2[0] += sw2
 	acc2[1] += sw2l
