@@ -153,8 +153,8 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 			}
 		}
 		e.pairTot = newPairAcc(l, h2, h3)
-		e.multi = multiCounts(d.count)
 	}
+	e.multi = multiCounts(d.count)
 	K := len(d.count)
 	ns := uleSlotsFor(K)
 	e.bounds = make([]int, ns+1)
@@ -301,16 +301,28 @@ func (e *uleFast) runSlot(si int, theta []float64) {
 	clear(s.qw)
 	ll := newEMLLAcc()
 	lo, hi := e.bounds[si], e.bounds[si+1]
-	// The group containing lo.
+	// The group containing lo, and the first vector of multi at or after lo.
 	gi := sort.Search(len(d.groups), func(i int) bool { return int(d.groups[i]) > lo }) - 1
-	for k := lo; k < hi; {
-		end := min(int(d.groups[gi+1]), hi)
-		grouped := d.S >= 1 && end-k >= e.gmin
+	mi := sort.Search(len(e.multi), func(i int) bool { return int(e.multi[i]) >= lo })
+	isGrouped := func(k, end int) bool {
 		switch e.kernel {
 		case "merged", "compiled", "explicit":
-			grouped = false
+			return false
 		case "grouped", "band":
-			grouped = d.S >= 1
+			return d.S >= 1
+		}
+		return d.S >= 1 && end-k >= e.gmin
+	}
+	for k := lo; k < hi; {
+		end := min(int(d.groups[gi+1]), hi)
+		grouped := isGrouped(k, end)
+		if !grouped && e.prog != nil {
+			// Consecutive groups handled alone make one run of the
+			// compiled kernel (one log-likelihood sum, not one per group).
+			for end < hi && !isGrouped(end, min(int(d.groups[gi+2]), hi)) {
+				gi++
+				end = min(int(d.groups[gi+1]), hi)
+			}
 		}
 		if grouped {
 			if e.profs[d.S-1].band != nil && e.kernel != "grouped" {
@@ -319,7 +331,7 @@ func (e *uleFast) runSlot(si int, theta []float64) {
 				e.grouped(s, &ll, theta, k, end)
 			}
 		} else if e.prog != nil {
-			e.compiled(s, &ll, k, end)
+			e.compiled(s, &ll, k, end, &mi)
 		} else {
 			for ; k < end; k++ {
 				e.merged(s, &ll, k)
@@ -486,7 +498,7 @@ func (e *uleFast) compile() *uleProgram {
 }
 
 // compiled runs the programs of the vectors [k0, k1).
-func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int) {
+func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int, mi *int) {
 	d := e.d
 	pr := e.prog
 	dbuf := s.cdbuf[:k1-k0]
@@ -529,8 +541,14 @@ func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int) {
 			qw[p] += w * zM[i]
 		}
 	}
-	s0, s1 := logLikSum(d.count[k0:k1], dbuf)
-	ll.logSum += s0 + s1
+	for *mi < len(e.multi) && int(e.multi[*mi]) < k0 { // past other kernels' vectors
+		*mi++
+	}
+	m0 := *mi
+	for *mi < len(e.multi) && int(e.multi[*mi]) < k1 {
+		*mi++
+	}
+	ll.logSum += llSumGroup(d.count[k0:k1], dbuf, e.multi[m0:*mi], int32(k0))
 }
 
 // grouped handles the vectors [k0, k1), which share their combination and
