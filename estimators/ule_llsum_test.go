@@ -51,14 +51,16 @@ func TestLLSum(t *testing.T) {
 					multi = append(multi, int32(i+base))
 				}
 			}
-			// want: Σ n ln d, summed with Kahan–Neumaier compensation.
-			// abs = Σ|n ln d|; side = Σ|t| over the terms llSum adds one
-			// by one (the logs of counts above 1 and of factors outside
-			// the product's range), nSide their number.
-			var want, comp, abs, side float64
+			// want: Σ n ln d, the compensated mean (TrueMean, Neumaier)
+			// times K. abs = Σ|n ln d|; side = Σ|t| over the terms llSum
+			// adds one by one (the logs of counts above 1 and of factors
+			// outside the product's range), nSide their number.
+			terms := make([]float64, len(d))
+			var abs, side float64
 			nSide := 0
 			for i := range d {
 				x := n[i] * math.Log(d[i])
+				terms[i] = x
 				abs += math.Abs(x)
 				if n[i] != 1 {
 					side += math.Abs(x)
@@ -68,15 +70,11 @@ func TestLLSum(t *testing.T) {
 					side += math.Abs(math.Log(d[i]))
 					nSide++
 				}
-				s := want + x
-				if math.Abs(want) >= math.Abs(x) {
-					comp += (want - s) + x
-				} else {
-					comp += (x - s) + want
-				}
-				want = s
 			}
-			want += comp
+			var want float64
+			if len(terms) > 0 {
+				want = TrueMean(terms) * float64(len(terms))
+			}
 			// The error bound of llSum (u = 2^-53): K multiplications
 			// leave the product within a relative K·u, i.e. ln within
 			// about K·u; the terms added one by one are a naive sum

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gocarina/gocsv"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/ldpbench/ldpbench/results"
 )
@@ -350,7 +351,7 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 				best, bestMean := "", math.Inf(1)
 				for _, a := range c.Against {
 					if t := data[key{g, a, c.Metric}]; t != nil {
-						if mean := meanOf(t.values); mean < bestMean || best == "" {
+						if mean := stat.Mean(t.values, nil); mean < bestMean || best == "" {
 							best, bestMean = a, mean
 						}
 					}
@@ -370,7 +371,7 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 					Claim: ci, Kind: "cell", Source: c.Source, Metric: c.Metric, Method: c.Method,
 					Against: a, Dataset: g.Dataset, Eps: g.Eps, N: strconv.Itoa(g.N), Params: g.Params,
 					Trials:     strconv.Itoa(len(m.values)),
-					MethodMean: results.Float(meanOf(m.values)), AgainstMean: results.Float(meanOf(t.values)),
+					MethodMean: results.Float(stat.Mean(m.values, nil)), AgainstMean: results.Float(stat.Mean(t.values, nil)),
 					Improvement: results.Float(imp), SE: results.Float(se), SEMethod: how,
 					Significant: strconv.FormatBool(imp > 2*se),
 					PaperMin:    results.Float(paperMin), PaperMax: results.Float(paperMax),
@@ -419,19 +420,11 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 	return out
 }
 
-func meanOf(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
 // improvement returns 100·(1 − m̄/ā), its standard error (NaN with fewer
 // than two trials on a side) and which SE method was used (SEPaired when
 // both sides have the same trial indices, SEUnpaired otherwise).
 func improvement(mi []int, m []float64, ai []int, a []float64) (imp, se float64, how string) {
-	mm, am := meanOf(m), meanOf(a)
+	mm, am := stat.Mean(m, nil), stat.Mean(a, nil)
 	r := mm / am
 	imp = 100 * (1 - r)
 	paired := len(mi) == len(ai)
