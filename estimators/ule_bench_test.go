@@ -276,3 +276,41 @@ func BenchmarkULEDensePerIter1M(b *testing.B) {
 	b.Logf("dense: %.4f s/iter on %d distinct vectors -> %.3f s/iter at %d (1M users); fast on the same users: %.5f s/iter",
 		perIter, info.Distinct, perIter*float64(full.Distinct)/float64(info.Distinct), full.Distinct, fast.PerIter.Seconds())
 }
+
+// BenchmarkPairGridVsSparse times 200 iterations of the pair kernel's two
+// forms, sparse (a gather per vector) and grid (every cell of each group's
+// span, ule_grid.go), on the n = 1M data of BenchmarkULE1M at ε = 0.1 and
+// 0.6 (with LDPBENCH_BENCH_10M=1 also n = 10M), and reports each one's
+// s/iter, the share of occupied cells and sparse ÷ grid; the route takes
+// the grid form above pairGridOccupancy.
+func BenchmarkPairGridVsSparse(b *testing.B) {
+	type cfg struct {
+		n   int
+		eps float64
+	}
+	cfgs := []cfg{{1_000_000, 0.1}, {1_000_000, 0.6}}
+	if os.Getenv("LDPBENCH_BENCH_10M") != "" {
+		cfgs = append(cfgs, cfg{10_000_000, 0.1})
+	}
+	for _, c := range cfgs {
+		b.Run(fmt.Sprintf("n=%d/eps=%v", c.n, c.eps), func(b *testing.B) {
+			d := uleBenchSetup(b, c.n, c.eps)
+			run := func(kernel string) EMInfo {
+				_, info, err := ULE(d.reports, d.svcs, EMOptions{MaxIter: 200, Stop: StopConverged, LLTol: 1e-300, ThetaTol: 1e-300, kernel: kernel})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return info
+			}
+			var sparse, grid EMInfo
+			for b.Loop() {
+				sparse = run("pair")
+				grid = run("pairgrid")
+			}
+			b.ReportMetric(sparse.PerIter.Seconds(), "sparse-s/iter")
+			b.ReportMetric(grid.PerIter.Seconds(), "grid-s/iter")
+			b.ReportMetric(sparse.PerIter.Seconds()/grid.PerIter.Seconds(), "sparse/grid")
+			b.ReportMetric(float64(grid.Distinct), "distinct")
+		})
+	}
+}

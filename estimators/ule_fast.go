@@ -70,8 +70,9 @@ type uleFast struct {
 	pairTot      *pairAcc
 	slow         []uint64 // pairSlowTable
 	slowWords    int
-	inner        []uint16 // the inner row of every vector
-	multi        []int32  // the vectors whose count is not 1 (llSum)
+	inner        []uint16  // the inner row of every vector
+	multi        []int32   // the vectors whose count is not 1 (llSum)
+	grid         *pairGrid // the pair kernel's grid form (ule_grid.go), or nil
 }
 
 // minPositive returns the smallest entry of the non-nil rows.
@@ -100,6 +101,7 @@ type uleFastSlot struct {
 	qw      []float64  // zone weights (compiled kernel with zones)
 	pair    []*pairAcc // per combination, pair mode only
 	dbuf    []float64  // D of the vectors of a group
+	drow    []float64  // D by inner row (grid form)
 	slowIdx []int32    // the group's vectors on the slow path
 }
 
@@ -133,7 +135,7 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 		}
 	}
 	if d.S == 2 && pairUsable(e.profs[0].band, e.profs[1].band) && minPositive(d.comboL) > 1e-40 &&
-		l+1 <= pairCap && len(e.profs[1].band.a) <= pairCap && (e.kernel == "" || e.kernel == "pair") {
+		l+1 <= pairCap && len(e.profs[1].band.a) <= pairCap && (e.kernel == "" || e.kernel == "pair" || e.kernel == "pairgrid") {
 		e.pairMode = true
 		e.rows2 = newPairRows(e.profs[0].band)
 		e.rows3 = newPairRows(e.profs[1].band)
@@ -161,6 +163,24 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 	for s := range ns + 1 {
 		e.bounds[s] = K * s / ns
 	}
+	if e.pairMode && e.kernel != "pair" {
+		// The grid form where most cells are occupied; its slots hold
+		// whole groups (each slot starts at the group holding the sparse
+		// form's start).
+		g := e.newPairGrid()
+		if e.kernel == "pairgrid" || float64(K) >= pairGridOccupancy*float64(g.cells) {
+			e.grid = g
+			for s := 1; s < ns; s++ {
+				gi := sort.Search(len(d.groups), func(i int) bool { return int(d.groups[i]) > e.bounds[s] }) - 1
+				e.bounds[s] = int(d.groups[gi])
+			}
+			for _, pc := range e.pair {
+				if pc != nil {
+					pc.grid = make([]float64, gIn*gStride)
+				}
+			}
+		}
+	}
 	for range ns {
 		s := &uleFastSlot{
 			a:     make([]float64, l),
@@ -186,6 +206,10 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 					s.slowIdx = make([]int32, pairCap)
 				}
 				s.pair[c] = newPairAcc(l, len(e.rows2.rows), len(e.rows3.rows))
+				if e.grid != nil {
+					s.pair[c].grid = make([]float64, gAcc*gStride)
+					s.drow = make([]float64, pairCap)
+				}
 			} else {
 				s.diff[c] = make([]float64, l+1)
 				s.expl[c] = make([]float64, l)
@@ -223,7 +247,12 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 func (e *uleFast) eval(theta, a []float64) float64 {
 	if e.pairMode {
 		e.pairPrepare(theta)
-		emForSlots(len(e.slots), e.workers, e.pairSlot)
+		if e.grid != nil {
+			e.gridPrepare()
+			emForSlots(len(e.slots), e.workers, e.gridSlot)
+		} else {
+			emForSlots(len(e.slots), e.workers, e.pairSlot)
+		}
 		return e.pairFinish(a)
 	}
 	l := e.l

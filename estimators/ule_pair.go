@@ -85,6 +85,7 @@ type pairComb struct {
 	prefix []float64    // Θ, l+1
 	q2, q3 [][2]float64 // per row of services 2 and 3: Σ_{ZL} θL·Q, Σ_{ZR} θL·Q
 	in3    []pairInner  // per row of service 3, what a vector of the fast path reads
+	grid   []float64    // the grid form's per-inner-row arrays (ule_grid.go), or nil
 }
 
 // pairInner packs, for one row of service 3 and one iteration, every
@@ -105,6 +106,7 @@ type pairAcc struct {
 	w2, w3     [][3]float64 // per row: Σ w·β_other, Σ w·P_other(a-1), Σ w·P_other(b)
 	used       bool
 	slowVector int
+	grid       []float64 // the grid form's accumulations (ule_grid.go), or nil
 }
 
 func newPairAcc(l, h2, h3 int) *pairAcc {

@@ -151,7 +151,7 @@ func TestULEFastMatchesDense(t *testing.T) {
 				opt.Dense = true
 				dense, dll, di := run(opt)
 				opt.Dense = false
-				for _, kernel := range []string{"", "merged", "compiled", "explicit", "grouped", "band", "pair"} {
+				for _, kernel := range []string{"", "merged", "compiled", "explicit", "grouped", "band", "pair", "pairgrid"} {
 					opt.kernel = kernel
 					fast, fll, fi := run(opt)
 					if fi.Distinct != di.Distinct || fi.Route != "fast" || di.Route != "dense" {

@@ -1,0 +1,477 @@
+package estimators
+
+import (
+	"math"
+	"unsafe"
+)
+
+// The grid form of the pair kernel (ule_pair.go), for data in which most
+// (combination, outer row, inner row) cells hold a vector: at ε = 0.1 and
+// n = 10M about 99 % of the 2 × 1025 × 1025 cells of [SR, PM, SW] do.
+//
+// The pair kernel's branches compare the inner row's plateau [a3, b3) with
+// the outer row's [a2, b2), and the rows' plateaus move with the row index,
+// so for one outer row the branches go the same way on a few runs of inner
+// rows. Those runs are found once (gridRuns); on a run the pair kernel's D
+// is a fixed linear combination of seven per-inner-row quantities,
+//
+//	D = C1·β3 + C2·δ3 + β2·g3 + P2L·ql3 + P2R·qr3 + cB·δ3Θ(b3) − cA·δ3Θ(a3),
+//
+// with the coefficients the run's (below), and every accumulation of the
+// pair kernel is w = n/D times a coefficient of the run, added to a
+// per-inner-row array or to two sums over the run, Σ w·β3 and Σ w·δ3. The
+// kernel therefore walks every cell of the group's span of inner rows in
+// order, whether a vector is there or not (its count is then 0), reading
+// and writing arrays in sequence: no gathers, no scatters and no branches
+// per cell. The empty cells cost a division each, so the pair kernel's
+// sparse form stays the better one when most cells are empty
+// (pairGridOccupancy).
+//
+// The ramps' sums ql3, qr3 and the plateau terms are the pair kernel's,
+// and so is the slow path: a run of cells whose row pair the slow table
+// lists is skipped, and the group's vectors there go to pairSlowVector.
+
+// The flags of a run: which way each branch of the pair kernel goes.
+const (
+	gridL3   uint8 = 1 << iota // a3 < a2 ≤ b3: P3(a2−1) = β3 + δ3
+	gridR3                     // a3 ≤ b2 < b3: P3(b2) = β3 + δ3
+	gridL2                     // a2 < a3 ≤ b2: P2(a3−1) = β2 + δ2
+	gridR2                     // a2 ≤ b3 < b2: P2(b3) = β2 + δ2
+	gridI                      // the plateaus intersect: max(a2, a3) < min(b2, b3)
+	gridA                      // ... and the intersection starts at a3 > a2
+	gridB                      // ... and ends at b3 < b2
+	gridSlow                   // the row pair takes the slow path
+)
+
+// pairGridOccupancy is the share of occupied cells above which the grid
+// form is chosen (BenchmarkPairGridVsSparse).
+const pairGridOccupancy = 0.3
+
+// The per-inner-row arrays of the grid form, gStride entries apart in one
+// slice, so that the kernel addresses all of them from one pointer. The
+// stride is not a power of two: at pairCap·8 bytes apart the kernel's
+// dozen streams would fall into the same L1 sets and alias at 4 KiB.
+const gStride = pairCap + 16
+
+const (
+	// pairComb.grid, per iteration (β3 and δ3 are fixed).
+	gBeta, gDelta, gG, gQL, gQR, gDA, gDB, gIn = 0, 1, 2, 3, 4, 5, 6, 7
+	// pairAcc.grid, the accumulations: Σ w·β2, and Σ w·δ2 where P2L is
+	// β2 + δ2 (gWL), where the intersection starts at a3 (gUA), where both
+	// hold (gLB), and the same on the right; gJunk takes what no array
+	// needs.
+	gWB, gWL, gUA, gLB, gWR, gUB, gRB, gJunk, gAcc = 0, 1, 2, 3, 4, 5, 6, 7, 8
+)
+
+// gridRun is a run [lo, hi) of inner rows of one group on which the
+// branches of the pair kernel all go the same way.
+type gridRun struct {
+	lo, hi int32
+	flags  uint8
+}
+
+// pairGrid is the grid form's layout, built once.
+type pairGrid struct {
+	runStart []int32 // per group g: its runs are runs[runStart[g]:runStart[g+1]]
+	runs     []gridRun
+	span     []int32   // per group: its span of inner rows [lo, hi) and the offset of its counts in cnt, 3 per group
+	cnt      []float64 // per group, the counts over its span; 0 where no vector or slow
+	cells    int       // Σ spans
+	// per group g: its vectors on the slow path are slowK[slowStart[g]:slowStart[g+1]]
+	slowStart []int32
+	slowK     []int32
+}
+
+// gridFlags returns the flags of the cell (r2, r3).
+func gridFlags(row2, row3 pairRow, slow bool) uint8 {
+	a2, b2, a3, b3 := row2.a, row2.b, row3.a, row3.b
+	var f uint8
+	if a3 < a2 && a2 <= b3 {
+		f |= gridL3
+	}
+	if a3 <= b2 && b2 < b3 {
+		f |= gridR3
+	}
+	if a2 < a3 && a3 <= b2 {
+		f |= gridL2
+	}
+	if a2 <= b3 && b3 < b2 {
+		f |= gridR2
+	}
+	if max(a2, a3) < min(b2, b3) {
+		f |= gridI
+		if a3 > a2 {
+			f |= gridA
+		}
+		if b3 < b2 {
+			f |= gridB
+		}
+	}
+	if slow {
+		f |= gridSlow
+	}
+	return f
+}
+
+// newPairGrid lays out the groups of d (vectors sorted by combination,
+// outer row, inner row) as runs and count rows.
+func (e *uleFast) newPairGrid() *pairGrid {
+	d := e.d
+	ng := len(d.groups) - 1
+	g := &pairGrid{runStart: make([]int32, 1, ng+1), span: make([]int32, 0, 3*ng), slowStart: make([]int32, 1, ng+1)}
+	for gi := range ng {
+		k0, k1 := int(d.groups[gi]), int(d.groups[gi+1])
+		r2 := int(d.seg[2*k0])
+		lo3, hi3 := int(e.inner[k0]), int(e.inner[k1-1])+1
+		off := len(g.cnt)
+		g.span = append(g.span, int32(lo3), int32(hi3), int32(off))
+		g.cnt = append(g.cnt, make([]float64, hi3-lo3)...)
+		slowRow := e.slow[r2*e.slowWords : (r2+1)*e.slowWords]
+		isSlow := func(r3 int) bool { return slowRow[r3>>6]>>(r3&63)&1 != 0 }
+		for k := k0; k < k1; k++ {
+			if r3 := int(e.inner[k]); !isSlow(r3) {
+				g.cnt[off+r3-lo3] = d.count[k]
+			} else {
+				g.slowK = append(g.slowK, int32(k))
+			}
+		}
+		g.slowStart = append(g.slowStart, int32(len(g.slowK)))
+		row2 := e.rows2.rows[r2]
+		for r3 := lo3; r3 < hi3; r3++ {
+			f := gridFlags(row2, e.rows3.rows[r3], isSlow(r3))
+			if n := len(g.runs); int(g.runStart[gi]) < n && g.runs[n-1].flags == f {
+				g.runs[n-1].hi++
+				continue
+			}
+			g.runs = append(g.runs, gridRun{lo: int32(r3), hi: int32(r3 + 1), flags: f})
+		}
+		g.runStart = append(g.runStart, int32(len(g.runs)))
+		g.cells += hi3 - lo3
+	}
+	return g
+}
+
+// gridPrepare fills the per-iteration arrays of the grid form (after
+// pairPrepare).
+func (e *uleFast) gridPrepare() {
+	for _, pc := range e.pair {
+		if pc == nil {
+			continue
+		}
+		at := func(k int) []float64 { return pc.grid[k*gStride : k*gStride+len(e.rows3.rows)] }
+		beta, delta, g, ql, qr, da, db := at(gBeta), at(gDelta), at(gG), at(gQL), at(gQR), at(gDA), at(gDB)
+		for r, w := range e.rows3.rows {
+			in := &pc.in3[r]
+			beta[r], delta[r], g[r], ql[r], qr[r] = w.base, w.delta, in.g, in.ql, in.qr
+			da[r] = w.delta * pc.prefix[w.a]
+			db[r] = w.delta * pc.prefix[w.b]
+		}
+	}
+}
+
+// gridGroup runs the grid form over group gi, whose vectors are k0..k1−1
+// (combination c, outer row r2), and returns its log-likelihood.
+func (e *uleFast) gridGroup(s *uleFastSlot, gi, k0, k1 int) float64 {
+	d, g := e.d, e.grid
+	c := d.combo[k0]
+	r2 := int(d.seg[2*k0])
+	pc, acc := e.pair[c], s.pair[c]
+	acc.used = true
+	row2 := e.rows2.rows[r2]
+	a2, b2 := int(row2.a), int(row2.b)
+	beta2, delta2 := row2.base, row2.delta
+	top2 := beta2 + delta2
+	th := pc.prefix
+	x2 := beta2*th[len(th)-1] + delta2*(th[b2]-th[a2])
+	ql2, qr2 := pc.q2[r2][0], pc.q2[r2][1]
+	c1 := x2 + ql2 + qr2
+	lo3, hi3, off := int(g.span[3*gi]), int(g.span[3*gi+1]), int(g.span[3*gi+2])
+	var sw2, sw2l, sw2r, atA2, atB2 float64
+	for _, run := range g.runs[g.runStart[gi]:g.runStart[gi+1]] {
+		f := run.flags
+		if f&gridSlow != 0 {
+			continue
+		}
+		var k gridCoef
+		k.c1, k.beta2, k.delta2 = c1, beta2, delta2
+		k.p2l, k.p2r = beta2, beta2
+		k.lOff, k.rOff = gJunk*gStride, gJunk*gStride
+		if f&gridL3 != 0 {
+			k.c2 += ql2
+		}
+		if f&gridR3 != 0 {
+			k.c2 += qr2
+		}
+		if f&gridI != 0 {
+			hi, lo := th[b2], th[a2]
+			if f&gridB != 0 {
+				hi, k.cB = 0, delta2
+			}
+			if f&gridA != 0 {
+				lo, k.cA = 0, delta2
+			}
+			k.c2 += delta2 * (hi - lo)
+		}
+		switch f & (gridL2 | gridA) {
+		case gridL2 | gridA:
+			k.lOff = gLB * gStride
+		case gridL2:
+			k.lOff = gWL * gStride
+		case gridA:
+			k.lOff = gUA * gStride
+		}
+		switch f & (gridR2 | gridB) {
+		case gridR2 | gridB:
+			k.rOff = gRB * gStride
+		case gridR2:
+			k.rOff = gWR * gStride
+		case gridB:
+			k.rOff = gUB * gStride
+		}
+		if f&gridL2 != 0 {
+			k.p2l = top2
+		}
+		if f&gridR2 != 0 {
+			k.p2r = top2
+		}
+		lo, hi := int(run.lo), int(run.hi)
+		sb, sd := gridKernel(&k, pc.grid, acc.grid, s.drow, g.cnt[off+lo-lo3:off+hi-lo3], lo)
+		sw2 += sb
+		sw2l += sb
+		sw2r += sb
+		if f&gridL3 != 0 {
+			sw2l += sd
+		}
+		if f&gridR3 != 0 {
+			sw2r += sd
+		}
+		if f&gridI != 0 {
+			if f&gridA == 0 {
+				atA2 += delta2 * sd
+			}
+			if f&gridB == 0 {
+				atB2 += delta2 * sd
+			}
+		}
+	}
+	acc.diff[a2] += atA2
+	acc.diff[b2] -= atB2
+	acc2 := &acc.w2[r2]
+	acc2[0] += sw2
+	acc2[1] += sw2l
+	acc2[2] += sw2r
+
+	// The log-likelihood: the grid's cells (D at the slow ones is set to
+	// 1; their count there is 0) and the slow path's vectors.
+	for _, run := range g.runs[g.runStart[gi]:g.runStart[gi+1]] {
+		if run.flags&gridSlow != 0 {
+			for r := run.lo; r < run.hi; r++ {
+				s.drow[r] = 1
+			}
+		}
+	}
+	ll := gridLL(s.drow[lo3:hi3], g.cnt[off:off+hi3-lo3])
+	for _, k := range g.slowK[g.slowStart[gi]:g.slowStart[gi+1]] {
+		n := d.count[k]
+		D := e.pairSlowVector(pc, acc, r2, int(e.inner[k]), n)
+		ll += n * math.Log(D)
+	}
+	return ll
+}
+
+// sortSearch32 returns the first index i of the increasing x with x[i] ≥ v.
+func sortSearch32(x []int32, v int32) int {
+	lo, hi := 0, len(x)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x[m] < v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// gridCoef holds a run's coefficients.
+type gridCoef struct {
+	c1, c2, beta2, p2l, p2r, cA, cB, delta2 float64
+	lOff, rOff                              int // the arrays of pairAcc.grid that take w·δ2
+}
+
+// The assembly reads gridCoef's fields at these offsets.
+var _ = [1]struct{}{}[unsafe.Offsetof(gridCoef{}.delta2)-56]
+
+// gridKernel runs one run of cells, inner rows lo, lo+1, ... with counts
+// cnt: it writes D to drow, adds w·β2 to the gWB accumulation and w·δ2 to
+// the run's left and right ones, and returns Σ w·β3 and Σ w·δ3. Whole
+// blocks of four cells go to gridBlocks (AVX2 assembly where the CPU has
+// it, else gridBlocksGo: the same operations in the same order, so the
+// two agree bit for bit), the rest to the loop here.
+func gridKernel(k *gridCoef, in, ac, drow []float64, cnt []float64, lo int) (sb, sd float64) {
+	n4 := len(cnt) &^ 3
+	if n4 > 0 {
+		var lanes [8]float64
+		gridBlocks(k, in[lo:], ac[gWB*gStride+lo:], ac[k.lOff+lo:], ac[k.rOff+lo:], drow[lo:], cnt[:n4], &lanes)
+		sb = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+		sd = (lanes[4] + lanes[5]) + (lanes[6] + lanes[7])
+	}
+	for i := n4; i < len(cnt); i++ {
+		r := lo + i
+		w, b3, d3 := gridCell(k, in, ac, drow, cnt[i], r, r, k.lOff+r, k.rOff+r, r)
+		sb += float64(w * b3)
+		sd += float64(w * d3)
+	}
+	return sb, sd
+}
+
+// gridCell does one cell: x[xi] is its β3 (the other inputs gStride
+// apart), ac[wi], ac[li], ac[ri] its accumulations, drow[di] its D. It
+// returns w, β3 and δ3. The conversions keep the compiler from fusing a
+// multiplication and an addition, which the assembly does not do either.
+func gridCell(k *gridCoef, x, ac, drow []float64, n float64, xi, wi, li, ri, di int) (w, b3, d3 float64) {
+	b3, d3 = x[xi], x[xi+gDelta*gStride]
+	D := float64(k.c1*b3) + float64(k.c2*d3)
+	D += float64(k.beta2 * x[xi+gG*gStride])
+	D += float64(k.p2l * x[xi+gQL*gStride])
+	D += float64(k.p2r * x[xi+gQR*gStride])
+	D += float64(k.cB * x[xi+gDB*gStride])
+	D -= float64(k.cA * x[xi+gDA*gStride])
+	drow[di] = D
+	w = n / D
+	ac[wi] += float64(w * k.beta2)
+	wd := w * k.delta2
+	ac[li] += wd
+	ac[ri] += wd
+	return w, b3, d3
+}
+
+// gridBlocksGo is gridBlocks in Go: cells i = 0, 1, ..., len(cnt)−1
+// (a multiple of 4) of x (β3 of the first cell; the other inputs gStride
+// apart), wb, lt, rt (its accumulations) and dr (its D), with the sums
+// Σ w·β3 and Σ w·δ3 kept in four lanes, i mod 4, as the assembly keeps
+// them.
+func gridBlocksGo(k *gridCoef, x, wb, lt, rt, dr, cnt []float64, lanes *[8]float64) {
+	for i, n := range cnt {
+		b3, d3 := x[i], x[i+gDelta*gStride]
+		D := float64(k.c1*b3) + float64(k.c2*d3)
+		D += float64(k.beta2 * x[i+gG*gStride])
+		D += float64(k.p2l * x[i+gQL*gStride])
+		D += float64(k.p2r * x[i+gQR*gStride])
+		D += float64(k.cB * x[i+gDB*gStride])
+		D -= float64(k.cA * x[i+gDA*gStride])
+		dr[i] = D
+		w := n / D
+		lanes[i&3] += float64(w * b3)
+		lanes[4+i&3] += float64(w * d3)
+		wb[i] += float64(w * k.beta2)
+		wd := w * k.delta2
+		lt[i] += wd
+		rt[i] += wd
+	}
+}
+
+// gridLL returns Σ_i n_i·ln(d_i) over one group's span of cells (n_i = 0
+// where no vector is), every d_i positive and normal: blocks of four by
+// gridLLBlocks (AVX2 assembly where the CPU has it, else gridLLBlocksGo,
+// bit for bit the same), the rest by gridLogCell; the e·ln 2 parts of the
+// logarithms are summed as the integer Σ n·e first.
+func gridLL(d, n []float64) float64 {
+	n4 := len(n) &^ 3
+	var u, e float64 // Σ n·ln m, Σ n·e
+	if n4 > 0 {
+		var lanes [8]float64
+		gridLLBlocks(d[:n4], n[:n4], &lanes)
+		u = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+		e = (lanes[4] + lanes[5]) + (lanes[6] + lanes[7])
+	}
+	for i := n4; i < len(n); i++ {
+		lu, le := gridLogCell(d[i])
+		u += float64(n[i] * lu)
+		e += float64(n[i] * le)
+	}
+	return u + e*math.Ln2
+}
+
+// gridLogCell returns ln x = u + e·ln 2 as (u, e) for a positive normal x,
+// in the steps gridLLBlocksAVX2 takes: x = 2^e·m with m in [√2/2, √2), and
+// ln m = 2·atanh(s) = s·(2 + z·q(z)), s = (m − 1)/(m + 1), z = s² ≤ 0.0295,
+// q the series' terms 2/3, 2/5, ..., 2/21, whose remainder, below
+// 2/23·z¹¹ < 2e-18, is under a hundredth of an ulp of ln m (m − 1 is exact).
+func gridLogCell(x float64) (u, e float64) {
+	const sqrt2Bits = 0x3FF6A09E667F3BCD // √2 rounded to nearest, as m is compared
+	b := math.Float64bits(x)
+	eb := b >> 52
+	mb := b&(1<<52-1) | 1023<<52
+	if mb > sqrt2Bits {
+		mb -= 1 << 52
+		eb++
+	}
+	e = math.Float64frombits(eb|0x4330000000000000) - (0x1p52 + 1023)
+	m := math.Float64frombits(mb)
+	s := float64(m-1) / float64(m+1)
+	z := float64(s * s)
+	q := 2.0 / 21
+	for _, c := range [...]float64{2.0 / 19, 2.0 / 17, 2.0 / 15, 2.0 / 13, 2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5, 2.0 / 3} {
+		q = c + float64(z*q)
+	}
+	return float64(s * (2 + float64(z*q))), e
+}
+
+// gridLLBlocksGo is gridLLBlocks in Go: lanes i mod 4 of Σ n·u (0–3) and
+// Σ n·e (4–7), len(n) a multiple of 4.
+func gridLLBlocksGo(d, n []float64, lanes *[8]float64) {
+	for i, ni := range n {
+		u, e := gridLogCell(d[i])
+		lanes[i&3] += float64(ni * u)
+		lanes[4+i&3] += float64(ni * e)
+	}
+}
+
+// gridFold moves a slot's grid accumulations of one combination into the
+// pair kernel's (w3 and the difference array) and clears them.
+func (e *uleFast) gridFold(acc *pairAcc) {
+	h3 := len(e.rows3.rows)
+	at := func(k int) []float64 { return acc.grid[k*gStride : k*gStride+h3] }
+	wb, wl, ua, lb, wr, ub, rb := at(gWB), at(gWL), at(gUA), at(gLB), at(gWR), at(gUB), at(gRB)
+	for r, row := range e.rows3.rows {
+		w := &acc.w3[r]
+		w[0] += wb[r]
+		w[1] += wb[r] + wl[r] + lb[r]
+		w[2] += wb[r] + wr[r] + rb[r]
+		if v := row.delta * (ua[r] + lb[r]); v != 0 {
+			acc.diff[row.a] += v
+		}
+		if v := row.delta * (ub[r] + rb[r]); v != 0 {
+			acc.diff[row.b] -= v
+		}
+	}
+	for k := range gAcc {
+		clear(at(k))
+	}
+}
+
+// gridSlot runs the grid form over the groups of slot si.
+func (e *uleFast) gridSlot(si int) {
+	d := e.d
+	s := e.slots[si]
+	for _, acc := range s.pair {
+		if acc != nil {
+			acc.reset()
+		}
+	}
+	lo, hi := e.bounds[si], e.bounds[si+1]
+	gi := sortSearch32(d.groups, int32(lo))
+	var ll float64
+	for k := lo; k < hi; gi++ {
+		end := int(d.groups[gi+1])
+		ll += e.gridGroup(s, gi, k, end)
+		k = end
+	}
+	for _, acc := range s.pair {
+		if acc != nil && acc.used {
+			e.gridFold(acc)
+		}
+	}
+	s.ll = ll
+}

@@ -1,0 +1,199 @@
+package estimators
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// gridTestInputs returns the grid form's per-inner-row arrays for n cells
+// with random positive entries (so that every D is positive), and counts
+// of 0 to 3.
+func gridTestInputs(rng *rand.Rand, n int) (in, cnt []float64) {
+	in = make([]float64, gIn*gStride)
+	for i := range in {
+		in[i] = 0.01 + rng.Float64()
+	}
+	cnt = make([]float64, n)
+	for i := range cnt {
+		cnt[i] = float64(rng.IntN(4))
+	}
+	return in, cnt
+}
+
+// TestGridBlocksAVX2MatchesGo checks the assembly of the grid kernel
+// against gridBlocksGo bit for bit (D, the three accumulations and the
+// lane sums), with the left and right accumulations distinct and the same
+// array (the junk case, where the assembly must add twice as Go does).
+func TestGridBlocksAVX2MatchesGo(t *testing.T) {
+	if !gridAVX2 {
+		t.Skip("no AVX2 on this CPU: gridBlocks runs gridBlocksGo, which the route tests cover")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		n, lo      int
+		lOff, rOff int
+	}{
+		{4, 0, gWL * gStride, gUB * gStride},
+		{1024, 1, gLB * gStride, gRB * gStride},
+		{404, 617, gJunk * gStride, gJunk * gStride},
+		{1020, 3, gUA * gStride, gWR * gStride},
+	} {
+		in, cnt := gridTestInputs(rng, tc.n)
+		k := gridCoef{c1: rng.Float64(), c2: rng.Float64(), beta2: rng.Float64(), p2l: rng.Float64(), p2r: rng.Float64(),
+			cA: 0.001 * rng.Float64(), cB: rng.Float64(), delta2: rng.Float64() - 0.5, lOff: tc.lOff, rOff: tc.rOff}
+		var acc [2][]float64
+		var drow [2][]float64
+		var lanes [2][8]float64
+		for v := range 2 {
+			acc[v] = make([]float64, gAcc*gStride)
+			for i := range acc[v] {
+				acc[v][i] = float64(i % 7)
+			}
+			drow[v] = make([]float64, pairCap)
+			x, wb := in[tc.lo:], acc[v][gWB*gStride+tc.lo:]
+			lt, rt, dr := acc[v][tc.lOff+tc.lo:], acc[v][tc.rOff+tc.lo:], drow[v][tc.lo:]
+			if v == 0 {
+				gridBlocksGo(&k, x, wb, lt, rt, dr, cnt, &lanes[v])
+			} else {
+				gridBlocks(&k, x, wb, lt, rt, dr, cnt, &lanes[v])
+			}
+		}
+		if lanes[0] != lanes[1] {
+			t.Errorf("n=%d: lanes %v (Go) and %v (AVX2)", tc.n, lanes[0], lanes[1])
+		}
+		for i := range acc[0] {
+			if math.Float64bits(acc[0][i]) != math.Float64bits(acc[1][i]) {
+				t.Fatalf("n=%d: accumulation %d: %v (Go) and %v (AVX2)", tc.n, i, acc[0][i], acc[1][i])
+			}
+		}
+		for i := range drow[0] {
+			if math.Float64bits(drow[0][i]) != math.Float64bits(drow[1][i]) {
+				t.Fatalf("n=%d: D %d: %v (Go) and %v (AVX2)", tc.n, i, drow[0][i], drow[1][i])
+			}
+		}
+	}
+}
+
+// TestGridLLBlocksAVX2MatchesGo checks the assembly of the log-likelihood
+// against gridLLBlocksGo bit for bit, over D from 1e-120 to 1 (the range
+// the pair kernel's D can take: rows scaled to at most 1, every entry
+// above 1e-40) and around the reduction's edge √2.
+func TestGridLLBlocksAVX2MatchesGo(t *testing.T) {
+	if !gridAVX2 {
+		t.Skip("no AVX2 on this CPU: gridLLBlocks runs gridLLBlocksGo, which TestGridLogCell covers")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 4096
+	d, cnt := make([]float64, n), make([]float64, n)
+	for i := range d {
+		switch i % 4 {
+		case 0:
+			d[i] = math.Pow(10, -120*rng.Float64())
+		case 1:
+			d[i] = math.Ldexp(math.Sqrt2*(1+(rng.Float64()-0.5)*1e-15), -rng.IntN(300))
+		default:
+			d[i] = rng.Float64()
+		}
+		cnt[i] = float64(rng.IntN(30))
+	}
+	var g, a [8]float64
+	gridLLBlocksGo(d, cnt, &g)
+	gridLLBlocks(d, cnt, &a)
+	if g != a {
+		t.Errorf("lanes %v (Go) and %v (AVX2)", g, a)
+	}
+}
+
+// TestGridLogCell checks gridLogCell's ln x = u + e·ln 2 against math.Log
+// at 10⁵ points from 1e-300 to 1e300, at powers of two and at √2 and its
+// neighbours (the reduction's edge). Both are within about an ulp of ln x,
+// so they may differ by 4 ulp of max(|ln x|, ln 2), the sum's rounding
+// included; the largest difference seen is 2 ulp. The series' remainder
+// is 2e-19 against an ulp of 5.6e-17 at the edge; two terms short (q from
+// 2/17) it is 3e-16, which fails here (checked by editing the series), while
+// one term short (8e-18, 0.15 ulp) cannot be told from rounding.
+func TestGridLogCell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	xs := []float64{1, 2, 0.5, math.Sqrt2, math.Nextafter(math.Sqrt2, 2), math.Nextafter(math.Sqrt2, 0), math.Sqrt2 / 2, 1e-300, 0x1p-1000, 0x1p1000}
+	for range 100_000 {
+		xs = append(xs, math.Pow(10, 600*rng.Float64()-300))
+	}
+	worst := 0.0
+	for _, x := range xs {
+		u, e := gridLogCell(x)
+		got := u + e*math.Ln2
+		want := math.Log(x)
+		ulp := math.Nextafter(max(math.Abs(want), math.Ln2), math.Inf(1)) - max(math.Abs(want), math.Ln2)
+		if r := math.Abs(got-want) / ulp; r > worst {
+			worst = r
+		}
+		if math.Abs(got-want) > 4*ulp {
+			t.Errorf("ln %v: %v, math.Log %v", x, got, want)
+		}
+		// u alone is ln m, m = x/2^e in [√2/2, √2).
+		if lm := math.Log(math.Ldexp(x, -int(e))); math.Abs(u-lm) > 2*math.Abs(lm)*0x1p-52+0x1p-60 {
+			t.Errorf("ln m at %v: %v, math.Log %v", x, u, lm)
+		}
+	}
+	t.Logf("largest difference from math.Log: %.2f ulp", worst)
+}
+
+// TestULEPairGridChosen checks that the route takes the grid form when
+// most cells are occupied and the sparse one otherwise, and that the two
+// give the same iterates to rounding over 40 iterations.
+func TestULEPairGridChosen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	mechs := uleMechs(t, 0.5, 0.5, 0.5)
+	svcs := make([]*Service, len(mechs))
+	for j, m := range mechs {
+		s, err := NewService(m, ServiceOptions{Bins: 128, Buckets: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svcs[j] = s
+	}
+	for _, tc := range []struct {
+		n    int
+		grid bool
+	}{{200, false}, {30000, true}} {
+		v := uleBetaInputs(tc.n, 2, 5, rng)
+		reps := uleReports(t, v, mechs, rng)
+		lay, err := newULELayout(svcs, make([]bool, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := lay.dedup(len(v), func(j, i int) int { return svcs[j].Bucket(reps[j][i]) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newULEFast(d, 2, "")
+		if !e.pairMode || (e.grid != nil) != tc.grid {
+			t.Fatalf("n=%d: pair %v, grid %v, want grid %v", tc.n, e.pairMode, e.grid != nil, tc.grid)
+		}
+		if e.grid != nil {
+			for si := range e.slots {
+				if b := e.bounds[si]; sortSearch32(d.groups, int32(b)) == len(d.groups) || int(d.groups[sortSearch32(d.groups, int32(b))]) != b {
+					t.Fatalf("slot %d starts at %d, inside a group", si, b)
+				}
+			}
+		}
+		opt := EMOptions{MaxIter: 40, Stop: StopConverged, LLTol: 1e-300, ThetaTol: 1e-300}
+		opt.kernel = "pair"
+		sp, si, err := ULE(reps, svcs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.kernel = "pairgrid"
+		gr, gi, err := ULE(reps, svcs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := maxAbsDiff(sp, gr); d > 1e-12 {
+			t.Errorf("n=%d: max |sparse − grid| = %g", tc.n, d)
+		}
+		if math.Abs(si.LL-gi.LL) > 1e-12*math.Abs(si.LL) {
+			t.Errorf("n=%d: LL sparse %v grid %v", tc.n, si.LL, gi.LL)
+		}
+	}
+}
