@@ -101,7 +101,6 @@ type uleFastSlot struct {
 	qw      []float64  // zone weights (compiled kernel with zones)
 	pair    []*pairAcc // per combination, pair mode only
 	dbuf    []float64  // D of the vectors of a group
-	drow    []float64  // D by inner row (grid form)
 	slowIdx []int32    // the group's vectors on the slow path
 }
 
@@ -163,7 +162,7 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 	for s := range ns + 1 {
 		e.bounds[s] = K * s / ns
 	}
-	if e.pairMode && e.kernel != "pair" {
+	if e.pairMode && e.kernel != "pair" && gridCountsExact(d.count) {
 		// The grid form where most cells are occupied; its slots hold
 		// whole groups (each slot starts at the group holding the sparse
 		// form's start).
@@ -208,7 +207,6 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 				s.pair[c] = newPairAcc(l, len(e.rows2.rows), len(e.rows3.rows))
 				if e.grid != nil {
 					s.pair[c].grid = make([]float64, gAcc*gStride)
-					s.drow = make([]float64, pairCap)
 				}
 			} else {
 				s.diff[c] = make([]float64, l+1)

@@ -75,7 +75,7 @@ type pairGrid struct {
 	runStart []int32 // per group g: its runs are runs[runStart[g]:runStart[g+1]]
 	runs     []gridRun
 	span     []int32   // per group: its span of inner rows [lo, hi) and the offset of its counts in cnt, 3 per group
-	cnt      []float64 // per group, the counts over its span; 0 where no vector or slow
+	cnt      []float32 // per group, the counts over its span; 0 where no vector or slow (exact: gridCountsExact)
 	cells    int       // Σ spans
 	// per group g: its vectors on the slow path are slowK[slowStart[g]:slowStart[g+1]]
 	slowStart []int32
@@ -113,6 +113,18 @@ func gridFlags(row2, row3 pairRow, slow bool) uint8 {
 	return f
 }
 
+// gridCountsExact reports whether every count is exact as a float32 (the
+// grid's counts are float32 to halve the memory its passes stream; a
+// count is a number of users, so in practice always).
+func gridCountsExact(count []float64) bool {
+	for _, n := range count {
+		if float64(float32(n)) != n {
+			return false
+		}
+	}
+	return true
+}
+
 // newPairGrid lays out the groups of d (vectors sorted by combination,
 // outer row, inner row) as runs and count rows.
 func (e *uleFast) newPairGrid() *pairGrid {
@@ -125,12 +137,12 @@ func (e *uleFast) newPairGrid() *pairGrid {
 		lo3, hi3 := int(e.inner[k0]), int(e.inner[k1-1])+1
 		off := len(g.cnt)
 		g.span = append(g.span, int32(lo3), int32(hi3), int32(off))
-		g.cnt = append(g.cnt, make([]float64, hi3-lo3)...)
+		g.cnt = append(g.cnt, make([]float32, hi3-lo3)...)
 		slowRow := e.slow[r2*e.slowWords : (r2+1)*e.slowWords]
 		isSlow := func(r3 int) bool { return slowRow[r3>>6]>>(r3&63)&1 != 0 }
 		for k := k0; k < k1; k++ {
 			if r3 := int(e.inner[k]); !isSlow(r3) {
-				g.cnt[off+r3-lo3] = d.count[k]
+				g.cnt[off+r3-lo3] = float32(d.count[k])
 			} else {
 				g.slowK = append(g.slowK, int32(k))
 			}
@@ -185,8 +197,8 @@ func (e *uleFast) gridGroup(s *uleFastSlot, gi, k0, k1 int) float64 {
 	x2 := beta2*th[len(th)-1] + delta2*(th[b2]-th[a2])
 	ql2, qr2 := pc.q2[r2][0], pc.q2[r2][1]
 	c1 := x2 + ql2 + qr2
-	lo3, hi3, off := int(g.span[3*gi]), int(g.span[3*gi+1]), int(g.span[3*gi+2])
-	var sw2, sw2l, sw2r, atA2, atB2 float64
+	lo3, off := int(g.span[3*gi]), int(g.span[3*gi+2])
+	var sw2, sw2l, sw2r, atA2, atB2, ll float64
 	for _, run := range g.runs[g.runStart[gi]:g.runStart[gi+1]] {
 		f := run.flags
 		if f&gridSlow != 0 {
@@ -235,7 +247,8 @@ func (e *uleFast) gridGroup(s *uleFastSlot, gi, k0, k1 int) float64 {
 			k.p2r = top2
 		}
 		lo, hi := int(run.lo), int(run.hi)
-		sb, sd := gridKernel(&k, pc.grid, acc.grid, s.drow, g.cnt[off+lo-lo3:off+hi-lo3], lo)
+		sb, sd, rll := gridKernel(&k, pc.grid, acc.grid, g.cnt[off+lo-lo3:off+hi-lo3], lo)
+		ll += rll
 		sw2 += sb
 		sw2l += sb
 		sw2r += sb
@@ -261,16 +274,7 @@ func (e *uleFast) gridGroup(s *uleFastSlot, gi, k0, k1 int) float64 {
 	acc2[1] += sw2l
 	acc2[2] += sw2r
 
-	// The log-likelihood: the grid's cells (D at the slow ones is set to
-	// 1; their count there is 0) and the slow path's vectors.
-	for _, run := range g.runs[g.runStart[gi]:g.runStart[gi+1]] {
-		if run.flags&gridSlow != 0 {
-			for r := run.lo; r < run.hi; r++ {
-				s.drow[r] = 1
-			}
-		}
-	}
-	ll := gridLL(s.drow[lo3:hi3], g.cnt[off:off+hi3-lo3])
+	// The log-likelihood of the slow path's vectors (the runs' is in ll).
 	for _, k := range g.slowK[g.slowStart[gi]:g.slowStart[gi+1]] {
 		n := d.count[k]
 		D := e.pairSlowVector(pc, acc, r2, int(e.inner[k]), n)
@@ -296,71 +300,75 @@ func sortSearch32(x []int32, v int32) int {
 // gridCoef holds a run's coefficients.
 type gridCoef struct {
 	c1, c2, beta2, p2l, p2r, cA, cB, delta2 float64
-	lOff, rOff                              int // the arrays of pairAcc.grid that take w·δ2
+	lOff, rOff                              int           // the arrays of pairAcc.grid that take w·δ2
+	vec                                     [8][4]float64 // c1 ... delta2, four times each: the assembly's operands
 }
 
-// The assembly reads gridCoef's fields at these offsets.
-var _ = [1]struct{}{}[unsafe.Offsetof(gridCoef{}.delta2)-56]
+// The assembly reads gridCoef.vec at this offset.
+var _ = [1]struct{}{}[unsafe.Offsetof(gridCoef{}.vec)-80]
 
 // gridKernel runs one run of cells, inner rows lo, lo+1, ... with counts
-// cnt: it writes D to drow, adds w·β2 to the gWB accumulation and w·δ2 to
-// the run's left and right ones, and returns Σ w·β3 and Σ w·δ3. Whole
-// blocks of four cells go to gridBlocks (AVX2 assembly where the CPU has
-// it, else gridBlocksGo: the same operations in the same order, so the
-// two agree bit for bit), the rest to the loop here.
-func gridKernel(k *gridCoef, in, ac, drow []float64, cnt []float64, lo int) (sb, sd float64) {
+// cnt: it adds w·β2 to the gWB accumulation and w·δ2 to the run's left
+// and right ones, and returns Σ w·β3, Σ w·δ3 and the log-likelihood
+// Σ n·ln D. Whole blocks of four cells go to gridBlocks (AVX2 assembly
+// where the CPU has it, else gridBlocksGo: the same operations in the same
+// order, so the two agree bit for bit), the rest one by one.
+func gridKernel(k *gridCoef, in, ac []float64, cnt []float32, lo int) (sb, sd, ll float64) {
 	n4 := len(cnt) &^ 3
+	var u, e float64 // Σ n·ln m, Σ n·e: ln D = ln m + e·ln 2
 	if n4 > 0 {
-		var lanes [8]float64
-		gridBlocks(k, in[lo:], ac[gWB*gStride+lo:], ac[k.lOff+lo:], ac[k.rOff+lo:], drow[lo:], cnt[:n4], &lanes)
+		for i, c := range [8]float64{k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB, k.delta2} {
+			k.vec[i] = [4]float64{c, c, c, c}
+		}
+		var lanes [16]float64
+		gridBlocks(k, in[lo:], ac[gWB*gStride+lo:], ac[k.lOff+lo:], ac[k.rOff+lo:], cnt[:n4], &lanes)
 		sb = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
 		sd = (lanes[4] + lanes[5]) + (lanes[6] + lanes[7])
+		u = (lanes[8] + lanes[9]) + (lanes[10] + lanes[11])
+		e = (lanes[12] + lanes[13]) + (lanes[14] + lanes[15])
 	}
 	for i := n4; i < len(cnt); i++ {
 		r := lo + i
-		w, b3, d3 := gridCell(k, in, ac, drow, cnt[i], r, r, k.lOff+r, k.rOff+r, r)
+		n := float64(cnt[i])
+		D, b3, d3 := gridD(k, in, r)
+		w := n / D
+		ac[gWB*gStride+r] += float64(w * k.beta2)
+		wd := w * k.delta2
+		ac[k.lOff+r] += wd
+		ac[k.rOff+r] += wd
 		sb += float64(w * b3)
 		sd += float64(w * d3)
+		lu, le := gridLogCell(D)
+		u += float64(n * lu)
+		e += float64(n * le)
 	}
-	return sb, sd
+	return sb, sd, u + e*math.Ln2
 }
 
-// gridCell does one cell: x[xi] is its β3 (the other inputs gStride
-// apart), ac[wi], ac[li], ac[ri] its accumulations, drow[di] its D. It
-// returns w, β3 and δ3. The conversions keep the compiler from fusing a
+// gridD returns D, β3 and δ3 of the cell whose β3 is x[xi] (the other
+// inputs gStride apart). The conversions keep the compiler from fusing a
 // multiplication and an addition, which the assembly does not do either.
-func gridCell(k *gridCoef, x, ac, drow []float64, n float64, xi, wi, li, ri, di int) (w, b3, d3 float64) {
+func gridD(k *gridCoef, x []float64, xi int) (D, b3, d3 float64) {
 	b3, d3 = x[xi], x[xi+gDelta*gStride]
-	D := float64(k.c1*b3) + float64(k.c2*d3)
+	D = float64(k.c1*b3) + float64(k.c2*d3)
 	D += float64(k.beta2 * x[xi+gG*gStride])
 	D += float64(k.p2l * x[xi+gQL*gStride])
 	D += float64(k.p2r * x[xi+gQR*gStride])
 	D += float64(k.cB * x[xi+gDB*gStride])
 	D -= float64(k.cA * x[xi+gDA*gStride])
-	drow[di] = D
-	w = n / D
-	ac[wi] += float64(w * k.beta2)
-	wd := w * k.delta2
-	ac[li] += wd
-	ac[ri] += wd
-	return w, b3, d3
+	return D, b3, d3
 }
 
 // gridBlocksGo is gridBlocks in Go: cells i = 0, 1, ..., len(cnt)−1
 // (a multiple of 4) of x (β3 of the first cell; the other inputs gStride
-// apart), wb, lt, rt (its accumulations) and dr (its D), with the sums
-// Σ w·β3 and Σ w·δ3 kept in four lanes, i mod 4, as the assembly keeps
-// them.
-func gridBlocksGo(k *gridCoef, x, wb, lt, rt, dr, cnt []float64, lanes *[8]float64) {
-	for i, n := range cnt {
-		b3, d3 := x[i], x[i+gDelta*gStride]
-		D := float64(k.c1*b3) + float64(k.c2*d3)
-		D += float64(k.beta2 * x[i+gG*gStride])
-		D += float64(k.p2l * x[i+gQL*gStride])
-		D += float64(k.p2r * x[i+gQR*gStride])
-		D += float64(k.cB * x[i+gDB*gStride])
-		D -= float64(k.cA * x[i+gDA*gStride])
-		dr[i] = D
+// apart) and wb, lt, rt (its accumulations), with the sums kept in four
+// lanes each, i mod 4, as the assembly keeps them: Σ w·β3 in lanes 0–3,
+// Σ w·δ3 in 4–7, Σ n·ln m in 8–11 and Σ n·e in 12–15 (ln D = ln m + e·ln 2,
+// gridLogCell).
+func gridBlocksGo(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, lanes *[16]float64) {
+	for i, c := range cnt {
+		n := float64(c)
+		D, b3, d3 := gridD(k, x, i)
 		w := n / D
 		lanes[i&3] += float64(w * b3)
 		lanes[4+i&3] += float64(w * d3)
@@ -368,36 +376,17 @@ func gridBlocksGo(k *gridCoef, x, wb, lt, rt, dr, cnt []float64, lanes *[8]float
 		wd := w * k.delta2
 		lt[i] += wd
 		rt[i] += wd
+		u, e := gridLogCell(D)
+		lanes[8+i&3] += float64(n * u)
+		lanes[12+i&3] += float64(n * e)
 	}
-}
-
-// gridLL returns Σ_i n_i·ln(d_i) over one group's span of cells (n_i = 0
-// where no vector is), every d_i positive and normal: blocks of four by
-// gridLLBlocks (AVX2 assembly where the CPU has it, else gridLLBlocksGo,
-// bit for bit the same), the rest by gridLogCell; the e·ln 2 parts of the
-// logarithms are summed as the integer Σ n·e first.
-func gridLL(d, n []float64) float64 {
-	n4 := len(n) &^ 3
-	var u, e float64 // Σ n·ln m, Σ n·e
-	if n4 > 0 {
-		var lanes [8]float64
-		gridLLBlocks(d[:n4], n[:n4], &lanes)
-		u = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
-		e = (lanes[4] + lanes[5]) + (lanes[6] + lanes[7])
-	}
-	for i := n4; i < len(n); i++ {
-		lu, le := gridLogCell(d[i])
-		u += float64(n[i] * lu)
-		e += float64(n[i] * le)
-	}
-	return u + e*math.Ln2
 }
 
 // gridLogCell returns ln x = u + e·ln 2 as (u, e) for a positive normal x,
 // in the steps gridLLBlocksAVX2 takes: x = 2^e·m with m in [√2/2, √2), and
 // ln m = 2·atanh(s) = s·(2 + z·q(z)), s = (m − 1)/(m + 1), z = s² ≤ 0.0295,
-// q the series' terms 2/3, 2/5, ..., 2/21, whose remainder, below
-// 2/23·z¹¹ < 2e-18, is under a hundredth of an ulp of ln m (m − 1 is exact).
+// q the series' terms 2/3, 2/5, ..., 2/21, whose remainder, 2/23·s²³ <
+// 3e-19, is under a hundredth of an ulp of ln m (m − 1 is exact).
 func gridLogCell(x float64) (u, e float64) {
 	const sqrt2Bits = 0x3FF6A09E667F3BCD // √2 rounded to nearest, as m is compared
 	b := math.Float64bits(x)
@@ -410,22 +399,16 @@ func gridLogCell(x float64) (u, e float64) {
 	e = math.Float64frombits(eb|0x4330000000000000) - (0x1p52 + 1023)
 	m := math.Float64frombits(mb)
 	s := float64(m-1) / float64(m+1)
+	// q by Estrin's scheme, a dependency chain of four multiply-adds
+	// rather than Horner's nine (the assembly is bound by latency).
 	z := float64(s * s)
-	q := 2.0 / 21
-	for _, c := range [...]float64{2.0 / 19, 2.0 / 17, 2.0 / 15, 2.0 / 13, 2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5, 2.0 / 3} {
-		q = c + float64(z*q)
-	}
+	z2 := float64(z * z)
+	z4 := float64(z2 * z2)
+	z8 := float64(z4 * z4)
+	f0 := (2.0/3 + float64(z*(2.0/5))) + float64((2.0/7+float64(z*(2.0/9)))*z2)
+	f1 := (2.0/11 + float64(z*(2.0/13))) + float64((2.0/15+float64(z*(2.0/17)))*z2)
+	q := (f0 + float64(f1*z4)) + float64((2.0/19+float64(z*(2.0/21)))*z8)
 	return float64(s * (2 + float64(z*q))), e
-}
-
-// gridLLBlocksGo is gridLLBlocks in Go: lanes i mod 4 of Σ n·u (0–3) and
-// Σ n·e (4–7), len(n) a multiple of 4.
-func gridLLBlocksGo(d, n []float64, lanes *[8]float64) {
-	for i, ni := range n {
-		u, e := gridLogCell(d[i])
-		lanes[i&3] += float64(ni * u)
-		lanes[4+i&3] += float64(ni * e)
-	}
 }
 
 // gridFold moves a slot's grid accumulations of one combination into the

@@ -12,31 +12,16 @@ var gridAVX2 = cpu.X86.HasAVX2
 // (x: 7 arrays of them, gStride apart).
 //
 //go:noescape
-func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt, dr, cnt *float64, n int, lanes *[8]float64)
+func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n int, lanes *[16]float64)
 
-func gridBlocks(k *gridCoef, x, wb, lt, rt, dr, cnt []float64, lanes *[8]float64) {
+func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, lanes *[16]float64) {
 	n := len(cnt)
 	if !gridAVX2 {
-		gridBlocksGo(k, x, wb, lt, rt, dr, cnt, lanes)
+		gridBlocksGo(k, x, wb, lt, rt, cnt, lanes)
 		return
 	}
 	// The assembly does not check bounds: check them here.
 	_ = x[gDB*gStride+n-1]
-	_, _, _, _ = wb[n-1], lt[n-1], rt[n-1], dr[n-1]
-	gridBlocksAVX2(k, &x[0], &wb[0], &lt[0], &rt[0], &dr[0], &cnt[0], n, lanes)
-}
-
-// gridLLBlocksAVX2 is gridLLBlocksGo in AVX2 assembly; cnt is len(n), a
-// positive multiple of 4.
-//
-//go:noescape
-func gridLLBlocksAVX2(d, n *float64, cnt int, lanes *[8]float64)
-
-func gridLLBlocks(d, n []float64, lanes *[8]float64) {
-	if !gridAVX2 {
-		gridLLBlocksGo(d, n, lanes)
-		return
-	}
-	_ = d[len(n)-1]
-	gridLLBlocksAVX2(&d[0], &n[0], len(n), lanes)
+	_, _, _ = wb[n-1], lt[n-1], rt[n-1]
+	gridBlocksAVX2(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n, lanes)
 }

@@ -11,74 +11,124 @@
 #define OFF_DA 164480
 #define OFF_DB 197376
 
-// func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt, dr, cnt *float64, n int, lanes *[8]float64)
+// func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n int, lanes *[16]float64)
 //
 // gridBlocksGo four cells at a time, the same operations in the same order
-// (no fused multiply-adds), so that the results agree bit for bit.
-TEXT ·gridBlocksAVX2(SB), NOSPLIT, $0-72
+// (no fused multiply-adds), so that the results agree bit for bit. The
+// run's coefficients are read from k.vec, four copies each.
+TEXT ·gridBlocksAVX2(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), DX
+	ADDQ $80, DX                      // &k.vec
 	MOVQ x+8(FP), SI
 	MOVQ wb+16(FP), DI
 	MOVQ lt+24(FP), R8
 	MOVQ rt+32(FP), R9
-	MOVQ dr+40(FP), R10
-	MOVQ cnt+48(FP), R11
-	MOVQ n+56(FP), BX
+	MOVQ cnt+40(FP), R11
+	MOVQ n+48(FP), BX
 
-	VBROADCASTSD 0(DX), Y0  // c1
-	VBROADCASTSD 8(DX), Y1  // c2
-	VBROADCASTSD 16(DX), Y2 // β2
-	VBROADCASTSD 24(DX), Y3 // p2l
-	VBROADCASTSD 32(DX), Y4 // p2r
-	VBROADCASTSD 40(DX), Y5 // cA
-	VBROADCASTSD 48(DX), Y6 // cB
-	VBROADCASTSD 56(DX), Y7 // δ2
-	VXORPD Y8, Y8, Y8       // Σ w·β3, four lanes
-	VXORPD Y9, Y9, Y9       // Σ w·δ3
+	VMOVUPD gridMant<>(SB), Y15
+	VMOVUPD gridOne<>(SB), Y14
+	VMOVUPD gridSqrt2<>(SB), Y13
+	VMOVUPD gridMagic<>(SB), Y12
+	VXORPD Y8, Y8, Y8                 // Σ w·β3, four lanes
+	VXORPD Y9, Y9, Y9                 // Σ w·δ3
+	VXORPD Y6, Y6, Y6                 // Σ n·ln m
+	VXORPD Y7, Y7, Y7                 // Σ n·e
 	XORQ CX, CX
 
 loop:
+	// D = c1·β3 + c2·δ3 + β2·g3 + p2l·ql3 + p2r·qr3 + cB·δ3Θ(b3) − cA·δ3Θ(a3)
 	VMOVUPD (SI)(CX*8), Y10           // β3
 	VMOVUPD OFF_DELTA(SI)(CX*8), Y11  // δ3
-	VMULPD Y10, Y0, Y12               // D = c1·β3
-	VMULPD Y11, Y1, Y13
-	VADDPD Y13, Y12, Y12              // + c2·δ3
-	VMULPD OFF_G(SI)(CX*8), Y2, Y13
-	VADDPD Y13, Y12, Y12              // + β2·g3
-	VMULPD OFF_QL(SI)(CX*8), Y3, Y13
-	VADDPD Y13, Y12, Y12              // + p2l·ql3
-	VMULPD OFF_QR(SI)(CX*8), Y4, Y13
-	VADDPD Y13, Y12, Y12              // + p2r·qr3
-	VMULPD OFF_DB(SI)(CX*8), Y6, Y13
-	VADDPD Y13, Y12, Y12              // + cB·δ3Θ(b3)
-	VMULPD OFF_DA(SI)(CX*8), Y5, Y13
-	VSUBPD Y13, Y12, Y12              // − cA·δ3Θ(a3)
-	VMOVUPD Y12, (R10)(CX*8)          // drow
-	VMOVUPD (R11)(CX*8), Y13          // n
-	VDIVPD Y12, Y13, Y14              // w = n/D
-	VMULPD Y14, Y10, Y10
+	VMULPD 0(DX), Y10, Y0
+	VMULPD 32(DX), Y11, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVUPD OFF_G(SI)(CX*8), Y1
+	VMULPD 64(DX), Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVUPD OFF_QL(SI)(CX*8), Y1
+	VMULPD 96(DX), Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVUPD OFF_QR(SI)(CX*8), Y1
+	VMULPD 128(DX), Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVUPD OFF_DB(SI)(CX*8), Y1
+	VMULPD 192(DX), Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVUPD OFF_DA(SI)(CX*8), Y1
+	VMULPD 160(DX), Y1, Y1
+	VSUBPD Y1, Y0, Y0                 // D
+	VCVTPS2PD (R11)(CX*4), Y1         // n
+	VDIVPD Y0, Y1, Y2                 // w = n/D
+	VMULPD Y2, Y10, Y10
 	VADDPD Y10, Y8, Y8                // Σ w·β3
-	VMULPD Y14, Y11, Y11
+	VMULPD Y2, Y11, Y11
 	VADDPD Y11, Y9, Y9                // Σ w·δ3
-	VMULPD Y14, Y2, Y10
+	VMULPD 64(DX), Y2, Y10
 	VADDPD (DI)(CX*8), Y10, Y10
 	VMOVUPD Y10, (DI)(CX*8)           // wb += w·β2
-	VMULPD Y14, Y7, Y11               // w·δ2
-	VADDPD (R8)(CX*8), Y11, Y12
-	VMOVUPD Y12, (R8)(CX*8)           // lt += w·δ2
-	VADDPD (R9)(CX*8), Y11, Y13
-	VMOVUPD Y13, (R9)(CX*8)           // rt += w·δ2 (after lt's store: they may be one array)
+	VMULPD 224(DX), Y2, Y11           // w·δ2
+	VADDPD (R8)(CX*8), Y11, Y10
+	VMOVUPD Y10, (R8)(CX*8)           // lt += w·δ2
+	VADDPD (R9)(CX*8), Y11, Y10
+	VMOVUPD Y10, (R9)(CX*8)           // rt += w·δ2 (after lt's store: they may be one array)
+
+	// ln D = ln m + e·ln 2 (gridLogCell)
+	VPAND Y15, Y0, Y2
+	VPOR Y14, Y2, Y2                  // m in [1, 2), as bits
+	VPSRLQ $52, Y0, Y0                // the biased exponent
+	VPCMPGTQ Y13, Y2, Y3              // m > √2 (all ones, −1)
+	VPSUBQ Y3, Y0, Y0                 // ... then the exponent + 1
+	VPSLLQ $63, Y3, Y3
+	VPSRLQ $11, Y3, Y3                // ... and 2^52 (one off the exponent field)
+	VPSUBQ Y3, Y2, Y2                 // ... and m/2: m in [√2/2, √2)
+	VPOR Y12, Y0, Y0
+	VSUBPD gridBias<>(SB), Y0, Y0     // e
+	VMULPD Y0, Y1, Y0
+	VADDPD Y0, Y7, Y7                 // Σ n·e
+	VSUBPD Y14, Y2, Y3                // m − 1
+	VADDPD Y14, Y2, Y4                // m + 1
+	VDIVPD Y4, Y3, Y3                 // s = (m − 1)/(m + 1)
+	VMULPD Y3, Y3, Y4                 // z = s²
+	VMULPD Y4, Y4, Y5                 // z²
+	VMULPD Y5, Y5, Y10                // z⁴
+	VMULPD gridC5<>(SB), Y4, Y2
+	VADDPD gridC3<>(SB), Y2, Y2       // e0 = 2/3 + 2/5·z
+	VMULPD gridC9<>(SB), Y4, Y0
+	VADDPD gridC7<>(SB), Y0, Y0       // e1 = 2/7 + 2/9·z
+	VMULPD Y5, Y0, Y0
+	VADDPD Y0, Y2, Y2                 // f0 = e0 + e1·z²
+	VMULPD gridC13<>(SB), Y4, Y0
+	VADDPD gridC11<>(SB), Y0, Y0      // e2
+	VMULPD gridC17<>(SB), Y4, Y11
+	VADDPD gridC15<>(SB), Y11, Y11    // e3
+	VMULPD Y5, Y11, Y11
+	VADDPD Y11, Y0, Y0                // f1 = e2 + e3·z²
+	VMULPD Y10, Y0, Y0
+	VADDPD Y0, Y2, Y2                 // g = f0 + f1·z⁴
+	VMULPD Y10, Y10, Y11              // z⁸
+	VMULPD gridC21<>(SB), Y4, Y0
+	VADDPD gridC19<>(SB), Y0, Y0      // e4
+	VMULPD Y11, Y0, Y0
+	VADDPD Y0, Y2, Y2                 // q = g + e4·z⁸
+	VMULPD Y4, Y2, Y2
+	VADDPD gridTwo<>(SB), Y2, Y2
+	VMULPD Y2, Y3, Y2                 // ln m = s·(2 + z·q)
+	VMULPD Y2, Y1, Y2
+	VADDPD Y2, Y6, Y6                 // Σ n·ln m
+
 	ADDQ $4, CX
 	CMPQ CX, BX
 	JLT loop
 
-	MOVQ lanes+64(FP), AX
+	MOVQ lanes+56(FP), AX
 	VMOVUPD Y8, (AX)
 	VMOVUPD Y9, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVUPD Y7, 96(AX)
 	VZEROUPPER
 	RET
 
-// the mantissa bits; 1.0; √2 (as bits); 2^52 (as bits, and 2^52 + 1023); 2
 DATA gridMant<>+0(SB)/8, $0x000FFFFFFFFFFFFF
 DATA gridMant<>+8(SB)/8, $0x000FFFFFFFFFFFFF
 DATA gridMant<>+16(SB)/8, $0x000FFFFFFFFFFFFF
@@ -175,73 +225,3 @@ DATA gridC21<>+8(SB)/8, $0x3FB8618618618618
 DATA gridC21<>+16(SB)/8, $0x3FB8618618618618
 DATA gridC21<>+24(SB)/8, $0x3FB8618618618618
 GLOBL gridC21<>(SB), RODATA|NOPTR, $32
-
-// func gridLLBlocksAVX2(d, n *float64, cnt int, lanes *[8]float64)
-//
-// gridLLBlocksGo four entries at a time, the same operations in the same
-// order.
-TEXT ·gridLLBlocksAVX2(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), SI
-	MOVQ n+8(FP), DI
-	MOVQ cnt+16(FP), BX
-
-	VMOVUPD gridMant<>(SB), Y15
-	VMOVUPD gridOne<>(SB), Y14
-	VMOVUPD gridSqrt2<>(SB), Y13
-	VMOVUPD gridMagic<>(SB), Y12
-	VXORPD Y6, Y6, Y6 // Σ n·u, four lanes
-	VXORPD Y7, Y7, Y7 // Σ n·e
-	XORQ CX, CX
-
-llloop:
-	VMOVUPD (SI)(CX*8), Y0       // d
-	VPAND Y15, Y0, Y1
-	VPOR Y14, Y1, Y1             // m in [1, 2), as bits
-	VPSRLQ $52, Y0, Y0           // the biased exponent
-	VPCMPGTQ Y13, Y1, Y2         // m > √2 (all ones, −1)
-	VPSUBQ Y2, Y0, Y0            // ... then the exponent + 1
-	VPSLLQ $63, Y2, Y3
-	VPSRLQ $11, Y3, Y3           // ... and 2^52 (one off the exponent field)
-	VPSUBQ Y3, Y1, Y1            // ... and m/2: m in [√2/2, √2)
-	VPOR Y12, Y0, Y0
-	VSUBPD gridBias<>(SB), Y0, Y0 // e
-	VSUBPD Y14, Y1, Y2           // m − 1
-	VADDPD Y14, Y1, Y3           // m + 1
-	VDIVPD Y3, Y2, Y2            // s = (m − 1)/(m + 1)
-	VMULPD Y2, Y2, Y3            // z = s²
-	VMOVUPD gridC21<>(SB), Y4    // q
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC19<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC17<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC15<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC13<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC11<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC9<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC7<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC5<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridC3<>(SB), Y4, Y4
-	VMULPD Y3, Y4, Y4
-	VADDPD gridTwo<>(SB), Y4, Y4
-	VMULPD Y4, Y2, Y4            // u = ln m = s·(2 + z·q)
-	VMOVUPD (DI)(CX*8), Y1       // n
-	VMULPD Y4, Y1, Y4
-	VADDPD Y4, Y6, Y6            // Σ n·u
-	VMULPD Y0, Y1, Y0
-	VADDPD Y0, Y7, Y7            // Σ n·e
-	ADDQ $4, CX
-	CMPQ CX, BX
-	JLT llloop
-
-	MOVQ lanes+24(FP), AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	VZEROUPPER
-	RET

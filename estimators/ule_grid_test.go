@@ -6,25 +6,38 @@ import (
 	"testing"
 )
 
-// gridTestInputs returns the grid form's per-inner-row arrays for n cells
-// with random positive entries (so that every D is positive), and counts
-// of 0 to 3.
-func gridTestInputs(rng *rand.Rand, n int) (in, cnt []float64) {
+// gridTestInputs returns the grid form's per-inner-row arrays with random
+// positive entries (so that every D is positive), β3 from 1e-120 to 1 and
+// around powers of √2 when wide (the other coefficients then tiny, so D
+// ranges as widely), and n counts of 0 to 29.
+func gridTestInputs(rng *rand.Rand, n int, wide bool) (in []float64, cnt []float32) {
 	in = make([]float64, gIn*gStride)
 	for i := range in {
 		in[i] = 0.01 + rng.Float64()
 	}
-	cnt = make([]float64, n)
+	if wide {
+		for i := range gStride {
+			if i%2 == 0 {
+				in[i] = math.Pow(10, -120*rng.Float64())
+			} else {
+				in[i] = math.Ldexp(math.Sqrt2*(1+(rng.Float64()-0.5)*1e-15), -rng.IntN(390))
+			}
+		}
+	}
+	cnt = make([]float32, n)
 	for i := range cnt {
-		cnt[i] = float64(rng.IntN(4))
+		cnt[i] = float32(rng.IntN(30))
 	}
 	return in, cnt
 }
 
 // TestGridBlocksAVX2MatchesGo checks the assembly of the grid kernel
-// against gridBlocksGo bit for bit (D, the three accumulations and the
-// lane sums), with the left and right accumulations distinct and the same
-// array (the junk case, where the assembly must add twice as Go does).
+// against gridBlocksGo bit for bit (the three accumulations and the
+// sixteen lane sums, the log-likelihood's included), with the left and
+// right accumulations distinct and the same array (the junk case, where
+// the assembly must add twice as Go does), and with D from 1e-120 to 1
+// (the range the pair kernel's D can take: rows scaled to at most 1, every
+// entry above 1e-40) and around the logarithm's reduction edge √2.
 func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 	if !gridAVX2 {
 		t.Skip("no AVX2 on this CPU: gridBlocks runs gridBlocksGo, which the route tests cover")
@@ -33,30 +46,36 @@ func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 	for _, tc := range []struct {
 		n, lo      int
 		lOff, rOff int
+		wide       bool
 	}{
-		{4, 0, gWL * gStride, gUB * gStride},
-		{1024, 1, gLB * gStride, gRB * gStride},
-		{404, 617, gJunk * gStride, gJunk * gStride},
-		{1020, 3, gUA * gStride, gWR * gStride},
+		{4, 0, gWL * gStride, gUB * gStride, false},
+		{1024, 1, gLB * gStride, gRB * gStride, false},
+		{404, 617, gJunk * gStride, gJunk * gStride, false},
+		{1020, 3, gUA * gStride, gWR * gStride, false},
+		{4096, 0, gWL * gStride, gWR * gStride, true},
 	} {
-		in, cnt := gridTestInputs(rng, tc.n)
+		in, cnt := gridTestInputs(rng, tc.n, tc.wide)
 		k := gridCoef{c1: rng.Float64(), c2: rng.Float64(), beta2: rng.Float64(), p2l: rng.Float64(), p2r: rng.Float64(),
 			cA: 0.001 * rng.Float64(), cB: rng.Float64(), delta2: rng.Float64() - 0.5, lOff: tc.lOff, rOff: tc.rOff}
+		if tc.wide {
+			k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB = 1, 1e-300, 1e-300, 1e-300, 1e-300, 0, 1e-300
+		}
+		for i, c := range [8]float64{k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB, k.delta2} {
+			k.vec[i] = [4]float64{c, c, c, c}
+		}
 		var acc [2][]float64
-		var drow [2][]float64
-		var lanes [2][8]float64
+		var lanes [2][16]float64
 		for v := range 2 {
 			acc[v] = make([]float64, gAcc*gStride)
 			for i := range acc[v] {
 				acc[v][i] = float64(i % 7)
 			}
-			drow[v] = make([]float64, pairCap)
 			x, wb := in[tc.lo:], acc[v][gWB*gStride+tc.lo:]
-			lt, rt, dr := acc[v][tc.lOff+tc.lo:], acc[v][tc.rOff+tc.lo:], drow[v][tc.lo:]
+			lt, rt := acc[v][tc.lOff+tc.lo:], acc[v][tc.rOff+tc.lo:]
 			if v == 0 {
-				gridBlocksGo(&k, x, wb, lt, rt, dr, cnt, &lanes[v])
+				gridBlocksGo(&k, x, wb, lt, rt, cnt, &lanes[v])
 			} else {
-				gridBlocks(&k, x, wb, lt, rt, dr, cnt, &lanes[v])
+				gridBlocks(&k, x, wb, lt, rt, cnt, &lanes[v])
 			}
 		}
 		if lanes[0] != lanes[1] {
@@ -67,41 +86,6 @@ func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 				t.Fatalf("n=%d: accumulation %d: %v (Go) and %v (AVX2)", tc.n, i, acc[0][i], acc[1][i])
 			}
 		}
-		for i := range drow[0] {
-			if math.Float64bits(drow[0][i]) != math.Float64bits(drow[1][i]) {
-				t.Fatalf("n=%d: D %d: %v (Go) and %v (AVX2)", tc.n, i, drow[0][i], drow[1][i])
-			}
-		}
-	}
-}
-
-// TestGridLLBlocksAVX2MatchesGo checks the assembly of the log-likelihood
-// against gridLLBlocksGo bit for bit, over D from 1e-120 to 1 (the range
-// the pair kernel's D can take: rows scaled to at most 1, every entry
-// above 1e-40) and around the reduction's edge √2.
-func TestGridLLBlocksAVX2MatchesGo(t *testing.T) {
-	if !gridAVX2 {
-		t.Skip("no AVX2 on this CPU: gridLLBlocks runs gridLLBlocksGo, which TestGridLogCell covers")
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	const n = 4096
-	d, cnt := make([]float64, n), make([]float64, n)
-	for i := range d {
-		switch i % 4 {
-		case 0:
-			d[i] = math.Pow(10, -120*rng.Float64())
-		case 1:
-			d[i] = math.Ldexp(math.Sqrt2*(1+(rng.Float64()-0.5)*1e-15), -rng.IntN(300))
-		default:
-			d[i] = rng.Float64()
-		}
-		cnt[i] = float64(rng.IntN(30))
-	}
-	var g, a [8]float64
-	gridLLBlocksGo(d, cnt, &g)
-	gridLLBlocks(d, cnt, &a)
-	if g != a {
-		t.Errorf("lanes %v (Go) and %v (AVX2)", g, a)
 	}
 }
 
