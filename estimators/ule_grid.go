@@ -12,7 +12,7 @@ import (
 // The pair kernel's branches compare the inner row's plateau [a3, b3) with
 // the outer row's [a2, b2), and the rows' plateaus move with the row index,
 // so for one outer row the branches go the same way on a few runs of inner
-// rows. Those runs are found once (gridRuns); on a run the pair kernel's D
+// rows. Those runs are found once (newPairGrid); on a run the pair kernel's D
 // is a fixed linear combination of seven per-inner-row quantities,
 //
 //	D = C1·β3 + C2·δ3 + β2·g3 + P2L·ql3 + P2R·qr3 + cB·δ3Θ(b3) − cA·δ3Θ(a3),

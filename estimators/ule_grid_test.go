@@ -124,8 +124,8 @@ func TestGridLogCell(t *testing.T) {
 }
 
 // TestULEPairGridChosen checks that the route takes the grid form when
-// most cells are occupied and the sparse one otherwise, and that the two
-// give the same iterates to rounding over 40 iterations.
+// most cells are occupied and the sparse one otherwise, that the two give
+// the same iterates to rounding over 40 iterations.
 func TestULEPairGridChosen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	mechs := uleMechs(t, 0.5, 0.5, 0.5)
@@ -143,14 +143,7 @@ func TestULEPairGridChosen(t *testing.T) {
 	}{{200, false}, {30000, true}} {
 		v := uleBetaInputs(tc.n, 2, 5, rng)
 		reps := uleReports(t, v, mechs, rng)
-		lay, err := newULELayout(svcs, make([]bool, 3))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := lay.dedup(len(v), func(j, i int) int { return svcs[j].Bucket(reps[j][i]) })
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := uleDedup(t, svcs, reps)
 		e := newULEFast(d, 2, "")
 		if !e.pairMode || (e.grid != nil) != tc.grid {
 			t.Fatalf("n=%d: pair %v, grid %v, want grid %v", tc.n, e.pairMode, e.grid != nil, tc.grid)
@@ -178,6 +171,36 @@ func TestULEPairGridChosen(t *testing.T) {
 		}
 		if math.Abs(si.LL-gi.LL) > 1e-12*math.Abs(si.LL) {
 			t.Errorf("n=%d: LL sparse %v grid %v", tc.n, si.LL, gi.LL)
+		}
+	}
+}
+
+// TestULEPairGridWorkers checks that the grid form gives the same bits with
+// 1, 2 and 5 workers: its slots (at least 8 here, checked) are fixed by
+// the data.
+func TestULEPairGridWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	mechs := uleMechs(t, 0.1, 0.1, 0.1)
+	svcs := uleServices(t, mechs, DefaultBins)
+	reps := uleReports(t, uleBetaInputs(200_000, 2, 5, rng), mechs, rng)
+	if ns := uleSlotsFor(len(uleDedup(t, svcs, reps).count)); ns < 8 {
+		t.Fatalf("%d slots: the test needs several", ns)
+	}
+	var first []float64
+	for _, workers := range []int{1, 2, 5} {
+		opt := EMOptions{MaxIter: 20, Stop: StopConverged, LLTol: 1e-300, ThetaTol: 1e-300, Workers: workers, kernel: "pairgrid"}
+		got, _, err := ULE(reps, svcs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = got
+			continue
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(first[i]) {
+				t.Fatalf("bin %d: %v with 1 worker, %v with %d", i, first[i], got[i], workers)
+			}
 		}
 	}
 }

@@ -80,6 +80,21 @@ func uleServices(tb testing.TB, mechs []mechanisms.Mechanism, bins int) []*Servi
 	return svcs
 }
 
+// uleDedup buckets and merges the linked reports (no missing ones) as
+// ULE does before its EM.
+func uleDedup(tb testing.TB, svcs []*Service, reps [][]float64) *uleData {
+	tb.Helper()
+	lay, err := newULELayout(svcs, make([]bool, len(svcs)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := lay.dedup(len(reps[0]), func(j, i int) int { return svcs[j].Bucket(reps[j][i]) })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
 func maxAbsDiff(a, b []float64) float64 {
 	var d float64
 	for i := range a {
@@ -180,14 +195,7 @@ func TestULEPairKernelPaths(t *testing.T) {
 	v := uleBetaInputs(20000, 2, 5, rng)
 	reps := uleReports(t, v, mechs, rng)
 	svcs := uleServices(t, mechs, DefaultBins)
-	lay, err := newULELayout(svcs, make([]bool, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := lay.dedup(len(v), func(j, i int) int { return svcs[j].Bucket(reps[j][i]) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := uleDedup(t, svcs, reps)
 	e := newULEFast(d, 2, "")
 	if !e.pairMode {
 		t.Fatal("pair kernel not used")
