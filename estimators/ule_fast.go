@@ -166,9 +166,8 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 		// The grid form where most cells are occupied; its slots hold
 		// whole groups (each slot starts at the group holding the sparse
 		// form's start).
-		g := e.newPairGrid()
-		if e.kernel == "pairgrid" || float64(K) >= pairGridOccupancy*float64(g.cells) {
-			e.grid = g
+		if e.kernel == "pairgrid" || float64(K) >= pairGridOccupancy*float64(e.gridCells()) {
+			e.grid = e.newPairGrid()
 			for s := 1; s < ns; s++ {
 				gi := sort.Search(len(d.groups), func(i int) bool { return int(d.groups[i]) > e.bounds[s] }) - 1
 				e.bounds[s] = int(d.groups[gi])

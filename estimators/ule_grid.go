@@ -74,9 +74,8 @@ type gridRun struct {
 type pairGrid struct {
 	runStart []int32 // per group g: its runs are runs[runStart[g]:runStart[g+1]]
 	runs     []gridRun
-	span     []int32   // per group: its span of inner rows [lo, hi) and the offset of its counts in cnt, 3 per group
+	span     []int32   // per group: the first inner row of its span and the offset of its counts in cnt, 2 per group
 	cnt      []float32 // per group, the counts over its span; 0 where no vector or slow (exact: gridCountsExact)
-	cells    int       // Σ spans
 	// per group g: its vectors on the slow path are slowK[slowStart[g]:slowStart[g+1]]
 	slowStart []int32
 	slowK     []int32
@@ -125,18 +124,29 @@ func gridCountsExact(count []float64) bool {
 	return true
 }
 
+// gridCells returns the number of cells the grid form would walk: the sum
+// over groups of the span of their inner rows.
+func (e *uleFast) gridCells() int {
+	groups := e.d.groups
+	cells := 0
+	for gi := range len(groups) - 1 {
+		cells += int(e.inner[groups[gi+1]-1]) + 1 - int(e.inner[groups[gi]])
+	}
+	return cells
+}
+
 // newPairGrid lays out the groups of d (vectors sorted by combination,
 // outer row, inner row) as runs and count rows.
 func (e *uleFast) newPairGrid() *pairGrid {
 	d := e.d
 	ng := len(d.groups) - 1
-	g := &pairGrid{runStart: make([]int32, 1, ng+1), span: make([]int32, 0, 3*ng), slowStart: make([]int32, 1, ng+1)}
+	g := &pairGrid{runStart: make([]int32, 1, ng+1), span: make([]int32, 0, 2*ng), slowStart: make([]int32, 1, ng+1)}
 	for gi := range ng {
 		k0, k1 := int(d.groups[gi]), int(d.groups[gi+1])
 		r2 := int(d.seg[2*k0])
 		lo3, hi3 := int(e.inner[k0]), int(e.inner[k1-1])+1
 		off := len(g.cnt)
-		g.span = append(g.span, int32(lo3), int32(hi3), int32(off))
+		g.span = append(g.span, int32(lo3), int32(off))
 		g.cnt = append(g.cnt, make([]float32, hi3-lo3)...)
 		slowRow := e.slow[r2*e.slowWords : (r2+1)*e.slowWords]
 		isSlow := func(r3 int) bool { return slowRow[r3>>6]>>(r3&63)&1 != 0 }
@@ -158,7 +168,6 @@ func (e *uleFast) newPairGrid() *pairGrid {
 			g.runs = append(g.runs, gridRun{lo: int32(r3), hi: int32(r3 + 1), flags: f})
 		}
 		g.runStart = append(g.runStart, int32(len(g.runs)))
-		g.cells += hi3 - lo3
 	}
 	return g
 }
@@ -197,7 +206,7 @@ func (e *uleFast) gridGroup(s *uleFastSlot, gi, k0, k1 int) float64 {
 	x2 := beta2*th[len(th)-1] + delta2*(th[b2]-th[a2])
 	ql2, qr2 := pc.q2[r2][0], pc.q2[r2][1]
 	c1 := x2 + ql2 + qr2
-	lo3, off := int(g.span[3*gi]), int(g.span[3*gi+2])
+	lo3, off := int(g.span[2*gi]), int(g.span[2*gi+1])
 	var sw2, sw2l, sw2r, atA2, atB2, ll float64
 	for _, run := range g.runs[g.runStart[gi]:g.runStart[gi+1]] {
 		f := run.flags
