@@ -1,0 +1,92 @@
+package experiment
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/ldpbench/ldpbench/datasets"
+)
+
+// Measurement is one metric's value in one trial.
+type Measurement struct {
+	Metric string
+	Value  float64
+}
+
+// CellSpec is what a kind knows of one cell of the plan: one dataset, one
+// method, one ε, one n and one value of every free parameter.
+type CellSpec struct {
+	Experiment string
+	// Dataset holds at least N rows; the cell uses the first N
+	// (Dataset.Values[:N*Dataset.Dim()]), so that cells of different n
+	// see nested samples.
+	Dataset *datasets.Dataset
+	Method  string
+	Eps     float64
+	N       int
+	// Params holds the cell's values of the spec's axes.params, checked
+	// against the kind's ParamSet.
+	Params Params
+	// Metrics are the per-trial metrics the spec asks for, in order: Trial
+	// appends one measurement for each, in this order.
+	Metrics []string
+	// Seed is the spec's master seed, for what a kind fixes per cell rather
+	// than per trial (multiservice-md's split of the users); trials take
+	// theirs from the runner.
+	Seed uint64
+}
+
+// Kind is one kind of experiment. The runner calls Check on every cell
+// before it writes anything, then Prepare once per cell (on a worker, so it
+// may be expensive) and the returned CellRun's Trial once per trial.
+type Kind interface {
+	// Name is the value of the spec's kind key.
+	Name() string
+	// Metrics lists the per-trial metrics the kind can measure; each must
+	// be described in package metrics (metrics.Describe).
+	Metrics() []string
+	// Params declares the keys the kind accepts in axes.params (nil: none).
+	// The runner refuses any other key, and any value outside its
+	// declared type and bounds, before Check is called.
+	Params() ParamSet
+	// Check validates a cell cheaply (mechanism names, budgets, parameters
+	// that depend on one another) before anything runs; its error names
+	// what is wrong, by spec key where there is one (ParamSet.Errorf).
+	Check(c *CellSpec) error
+	// Prepare builds what the cell's trials share. ctx is the run's.
+	Prepare(ctx context.Context, c *CellSpec) (CellRun, error)
+}
+
+// CellRun runs the trials of one prepared cell.
+type CellRun interface {
+	// Trial runs trial number trial and appends one measurement per
+	// metric of CellSpec.Metrics, in that order. It may be called
+	// concurrently from several workers, each with its own generator; rng
+	// is the trial's alone and must be its only source of randomness. A
+	// trial that can run long watches ctx and returns its error when it
+	// is done.
+	Trial(ctx context.Context, trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error)
+	// Theory returns the predicted mean over trials of a metric, when the
+	// theory gives it exactly; the runner writes it beside every row.
+	Theory(metric string) (float64, bool)
+}
+
+// MethodLister is implemented by a kind that can expand the method "*" of a
+// spec into every method it accepts.
+type MethodLister interface {
+	AllMethods() []string
+}
+
+// TrialKeyer is implemented by a kind whose trials must see the same
+// randomness across some axes of the plan (common random numbers, a paired
+// comparison): the runner seeds trial t's generator from (master seed,
+// experiment, TrialKey(c), t) instead of the cell's own key, so that cells
+// with equal keys draw equal reports in trial t. The key must separate
+// every pair of cells whose randomness must differ, and must not depend on
+// -j. The runner tags the rows of such a kind (seeding=paired-v1 in the
+// first line of rows.csv), so that rows drawn under another seeding are
+// neither reused nor resumed; change the tag in package harness whenever a
+// kind's key changes.
+type TrialKeyer interface {
+	TrialKey(c *CellSpec) string
+}
