@@ -1,11 +1,13 @@
-package harness
+package compare
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,149 +16,86 @@ import (
 	"github.com/gocarina/gocsv"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
+
+// Claim is a [[claims]] block of a spec (see harness.Claim).
+type Claim = harness.Claim
 
 // ClaimsFile is the claims report in the output directory: the paper's
 // stated improvement ranges beside the measured ones (see Claim).
 const ClaimsFile = "claims.csv"
 
-// Claim is a paper's stated range of improvement of one method over another,
-// transcribed as a [[claims]] block of a spec:
-//
-//	[[claims]]
-//	source = "L451, Fig. 4e-h"
-//	metric = "js-div"
-//	method = "ule"
-//	against = "ems-sr"          # or a list: ["ems-sr", "ems-pm"]
-//	paper_min = 21.1            # percent
-//	paper_max = 81.0
-//	where = { stop = ["authors"] }
-//
-// The improvement in a cell is 100·(1 − mean(method)/mean(against)), the
-// means being the trial means of the metric (lower is better) in the cells
-// that differ only in the method. With a list of against methods, each of
-// them gives one row per cell and the measured range covers them all; with
-// against_best, each cell is compared with the best (lowest mean) of the
-// listed methods only, the paper's "best single mechanism" (its SE is
-// conditional on that choice; picking the lowest measured mean biases the
-// improvement slightly downwards, i.e. conservatively). A qualitative claim
-// ("lowest everywhere") is the range 0–100; a negative paper_min allows a
-// stated loss.
-type Claim struct {
-	Source      string     `toml:"source"`
-	Metric      string     `toml:"metric"`
-	Method      string     `toml:"method"`
-	Against     MethodList `toml:"against"`
-	AgainstBest bool       `toml:"against_best"`
-	PaperMin    *float64   `toml:"paper_min"`
-	PaperMax    *float64   `toml:"paper_max"`
-	// Where restricts the claim to cells whose dataset, eps, n or swept
-	// parameter takes one of the listed values.
-	Where map[string][]string `toml:"where"`
-	// Note is free text copied to the report (what the paper says, caveats).
-	Note string `toml:"note"`
-}
-
-// MethodList is one method name or a list of them; in TOML either
-// against = "ems-sr" or against = ["ems-sr", "ems-pm"].
-type MethodList []string
-
-// UnmarshalTOML implements toml.Unmarshaler.
-func (l *MethodList) UnmarshalTOML(v any) error {
-	switch v := v.(type) {
-	case string:
-		*l = MethodList{v}
-		return nil
-	case []any:
-		out := make(MethodList, len(v))
-		for i, x := range v {
-			s, ok := x.(string)
-			if !ok {
-				return fmt.Errorf("against[%d]: want a method name, got %v", i, x)
-			}
-			out[i] = s
-		}
-		*l = out
-		return nil
-	}
-	return fmt.Errorf("against: want a method name or a list of them, got %v", v)
-}
-
-// String names the against side of a claim.
-func (c *Claim) againstName() string {
+// againstName names the against side of a claim.
+func againstName(c *Claim) string {
 	if c.AgainstBest {
 		return "best of " + strings.Join(c.Against, ",")
 	}
 	return strings.Join(c.Against, ",")
 }
 
-// validateClaims checks the [[claims]] blocks against the spec's metrics and
-// axes; errors name the key and the claim index.
-func (s *Spec) validateClaims(kind Kind) error {
-	methods := s.Axes.Method
-	if len(methods) == 1 && methods[0] == "*" {
-		methods = nil
-		if l, ok := kind.(methodLister); ok {
-			methods = l.AllMethods()
-		}
+// Validate checks the spec's [[claims]] blocks against its metrics, its
+// axes and the methods of its kind (the expansion of "*"); errors name the
+// key and the claim index. The command line validates claims before a run
+// writes anything.
+func Validate(s *harness.Spec, kind experiment.Kind) error {
+	methods := experiment.Methods(kind, s.Axes.Method)
+	if slices.Equal(methods, []string{"*"}) {
+		methods = nil // a kind that cannot list them: any name is accepted
 	}
-	knownMethod := func(m string) bool { return methods == nil || contains(methods, m) }
+	knownMethod := func(m string) bool { return methods == nil || slices.Contains(methods, m) }
 	for i := range s.Claims {
 		c := &s.Claims[i]
 		key := func(k string) string { return fmt.Sprintf("claims[%d].%s", i, k) }
 		if c.Source == "" {
-			return s.errorf(key("source"), "is required (where the paper states the claim, e.g. \"L451, Fig. 4e-h\")")
+			return s.KeyError(key("source"), "is required (where the paper states the claim, e.g. \"L451, Fig. 4e-h\")")
 		}
 		if c.Metric == "" {
-			return s.errorf(key("metric"), "is required (one of the spec's metrics: %s)", strings.Join(s.Metrics, ", "))
+			return s.KeyError(key("metric"), "is required (one of the spec's metrics: %s)", strings.Join(s.Metrics, ", "))
 		}
-		if !contains(s.Metrics, c.Metric) {
-			return s.errorf(key("metric"), "unknown metric %q: not in the spec's metrics (%s)", c.Metric, strings.Join(s.Metrics, ", "))
+		if !slices.Contains(s.Metrics, c.Metric) {
+			return s.KeyError(key("metric"), "unknown metric %q: not in the spec's metrics (%s)", c.Metric, strings.Join(s.Metrics, ", "))
 		}
 		if c.Method == "" {
-			return s.errorf(key("method"), "is required")
+			return s.KeyError(key("method"), "is required")
 		}
 		if !knownMethod(c.Method) {
-			return s.errorf(key("method"), "unknown method %q: not in axes.method (%s)", c.Method, strings.Join(methods, ", "))
+			return s.KeyError(key("method"), "unknown method %q: not in axes.method (%s)", c.Method, strings.Join(methods, ", "))
 		}
 		if len(c.Against) == 0 {
-			return s.errorf(key("against"), "is required")
+			return s.KeyError(key("against"), "is required")
 		}
 		for j, a := range c.Against {
 			if !knownMethod(a) {
-				return s.errorf(fmt.Sprintf("claims[%d].against[%d]", i, j), "unknown method %q: not in axes.method (%s)", a, strings.Join(methods, ", "))
+				return s.KeyError(fmt.Sprintf("claims[%d].against[%d]", i, j), "unknown method %q: not in axes.method (%s)", a, strings.Join(methods, ", "))
 			}
 			if a == c.Method {
-				return s.errorf(fmt.Sprintf("claims[%d].against[%d]", i, j), "method %q is compared with itself", a)
+				return s.KeyError(fmt.Sprintf("claims[%d].against[%d]", i, j), "method %q is compared with itself", a)
 			}
-			if contains(c.Against[:j], a) {
-				return s.errorf(fmt.Sprintf("claims[%d].against[%d]", i, j), "duplicate method %q", a)
+			if slices.Contains(c.Against[:j], a) {
+				return s.KeyError(fmt.Sprintf("claims[%d].against[%d]", i, j), "duplicate method %q", a)
 			}
 		}
 		if c.PaperMin == nil {
-			return s.errorf(key("paper_min"), "is required (percent improvement)")
+			return s.KeyError(key("paper_min"), "is required (percent improvement)")
 		}
 		if c.PaperMax == nil {
-			return s.errorf(key("paper_max"), "is required (percent improvement)")
+			return s.KeyError(key("paper_max"), "is required (percent improvement)")
 		}
 		lo, hi := *c.PaperMin, *c.PaperMax
 		if math.IsNaN(lo) || math.IsInf(lo, 0) || lo > 100 {
-			return s.errorf(key("paper_min"), "must be finite and ≤ 100 (percent), got %v", lo)
+			return s.KeyError(key("paper_min"), "must be finite and ≤ 100 (percent), got %v", lo)
 		}
 		if math.IsNaN(hi) || math.IsInf(hi, 0) || hi > 100 {
-			return s.errorf(key("paper_max"), "must be finite and ≤ 100 (percent), got %v", hi)
+			return s.KeyError(key("paper_max"), "must be finite and ≤ 100 (percent), got %v", hi)
 		}
 		if lo > hi {
-			return s.errorf(key("paper_min"), "%v is greater than paper_max %v", lo, hi)
+			return s.KeyError(key("paper_min"), "%v is greater than paper_max %v", lo, hi)
 		}
-		wkeys := make([]string, 0, len(c.Where))
-		for k := range c.Where {
-			wkeys = append(wkeys, k)
-		}
-		sort.Strings(wkeys)
-		for _, k := range wkeys {
-			if err := s.checkWhere(key("where."+k), k, c.Where[k]); err != nil {
+		for _, k := range slices.Sorted(maps.Keys(c.Where)) {
+			if err := checkWhere(s, key("where."+k), k, c.Where[k]); err != nil {
 				return err
 			}
 		}
@@ -166,14 +105,14 @@ func (s *Spec) validateClaims(kind Kind) error {
 
 // checkWhere checks that a where filter names an axis and only values the
 // axis takes.
-func (s *Spec) checkWhere(key, axis string, values []string) error {
+func checkWhere(s *harness.Spec, key, axis string, values []string) error {
 	if len(values) == 0 {
-		return s.errorf(key, "is empty")
+		return s.KeyError(key, "is empty")
 	}
 	var valid []string
 	switch axis {
 	case "method", "experiment":
-		return s.errorf(key, "cannot filter on %s (the claim names its methods)", axis)
+		return s.KeyError(key, "cannot filter on %s (the claim names its methods)", axis)
 	case "dataset":
 		for _, d := range s.Datasets {
 			valid = append(valid, d.Name)
@@ -194,18 +133,14 @@ func (s *Spec) checkWhere(key, axis string, values []string) error {
 	default:
 		vs, ok := s.Axes.Params[axis]
 		if !ok {
-			axes := []string{"dataset", "eps", "n"}
-			for k := range s.Axes.Params {
-				axes = append(axes, k)
-			}
-			sort.Strings(axes[3:])
-			return s.errorf(key, "unknown axis %q (valid: %s)", axis, strings.Join(axes, ", "))
+			axes := append([]string{"dataset", "eps", "n"}, slices.Sorted(maps.Keys(s.Axes.Params))...)
+			return s.KeyError(key, "unknown axis %q (valid: %s)", axis, strings.Join(axes, ", "))
 		}
 		valid = vs
 	}
 	for j, v := range values {
 		if !whereContains(axis, valid, v) {
-			return s.errorf(fmt.Sprintf("%s[%d]", key, j), "%q is not a value of the %s axis (%s)", v, axis, strings.Join(valid, ", "))
+			return s.KeyError(fmt.Sprintf("%s[%d]", key, j), "%q is not a value of the %s axis (%s)", v, axis, strings.Join(valid, ", "))
 		}
 	}
 	return nil
@@ -225,11 +160,11 @@ func whereContains(axis string, valid []string, v string) bool {
 		}
 		return false
 	}
-	return contains(valid, v)
+	return slices.Contains(valid, v)
 }
 
 // matches reports whether a cell passes the claim's where filter.
-func (c *Claim) matches(cell results.Cell) bool {
+func matches(c *Claim, cell results.Cell) bool {
 	for axis, values := range c.Where {
 		v, ok := cell.Field(axis)
 		if !ok || !whereContains(axis, values, v) {
@@ -239,7 +174,7 @@ func (c *Claim) matches(cell results.Cell) bool {
 	return true
 }
 
-// SE methods recorded in ClaimRow.SEMethod.
+// SE methods recorded in Row.SEMethod.
 const (
 	// SEPaired: both methods have the same trial indices, so trial t of the
 	// one is paired with trial t of the other, and the delta method for the
@@ -253,11 +188,11 @@ const (
 	SEUnpaired = "unpaired-delta"
 )
 
-// ClaimRow is one row of claims.csv: Kind "cell" for one claim in one cell
+// Row is one row of claims.csv: Kind "cell" for one claim in one cell
 // (against one method), Kind "summary" for one claim over all its cells.
 // Improvements and their standard errors are percentages; columns that do
 // not apply to the kind of row are empty.
-type ClaimRow struct {
+type Row struct {
 	Claim   int           `csv:"claim"`
 	Kind    string        `csv:"row"`
 	Source  string        `csv:"source"`
@@ -291,12 +226,12 @@ type ClaimRow struct {
 	Note             string `csv:"note"`
 }
 
-// EvaluateClaims computes the spec's claims from per-trial rows (rows.csv):
+// Evaluate computes the spec's claims from per-trial rows (rows.csv):
 // for each claim, one "cell" row per matching cell (and against method) in
 // order of first appearance in rows, then one "summary" row. A cell where
 // either method has no rows of the metric is left out; a claim that matches
 // no cell has a summary row with zero cells.
-func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
+func Evaluate(claims []Claim, rows []results.Row) []Row {
 	// Group the trial values by (cell without method, method, metric).
 	type key struct {
 		group  results.Cell // Method empty
@@ -327,7 +262,7 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 		t.index = append(t.index, r.Trial)
 		t.values = append(t.values, float64(r.Value))
 	}
-	var out []ClaimRow
+	var out []Row
 	for ci := range claims {
 		c := &claims[ci]
 		paperMin, paperMax := math.NaN(), math.NaN()
@@ -337,9 +272,9 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 		if c.PaperMax != nil {
 			paperMax = *c.PaperMax
 		}
-		var cells []ClaimRow
+		var cells []Row
 		for _, g := range groups {
-			if !c.matches(g) {
+			if !matches(c, g) {
 				continue
 			}
 			m := data[key{g, c.Method, c.Metric}]
@@ -367,7 +302,7 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 					continue
 				}
 				imp, se, how := improvement(m.index, m.values, t.index, t.values)
-				cells = append(cells, ClaimRow{
+				cells = append(cells, Row{
 					Claim: ci, Kind: "cell", Source: c.Source, Metric: c.Metric, Method: c.Method,
 					Against: a, Dataset: g.Dataset, Eps: g.Eps, N: strconv.Itoa(g.N), Params: g.Params,
 					Trials:     strconv.Itoa(len(m.values)),
@@ -380,9 +315,9 @@ func EvaluateClaims(claims []Claim, rows []results.Row) []ClaimRow {
 			}
 		}
 		out = append(out, cells...)
-		sum := ClaimRow{
+		sum := Row{
 			Claim: ci, Kind: "summary", Source: c.Source, Metric: c.Metric, Method: c.Method,
-			Against: c.againstName(), Eps: results.Float(math.NaN()),
+			Against: againstName(c), Eps: results.Float(math.NaN()),
 			MethodMean: results.Float(math.NaN()), AgainstMean: results.Float(math.NaN()),
 			Improvement: results.Float(math.NaN()), SE: results.Float(math.NaN()),
 			PaperMin: results.Float(paperMin), PaperMax: results.Float(paperMax),
@@ -466,14 +401,14 @@ func improvement(mi []int, m []float64, ai []int, a []float64) (imp, se float64,
 	return imp, 100 * math.Abs(r) * math.Sqrt(relVar(m, mm)+relVar(a, am)), SEUnpaired
 }
 
-// WriteClaimsCSV writes claim rows as CSV with a header.
-func WriteClaimsCSV(w io.Writer, rows []ClaimRow) error {
+// WriteCSV writes claim rows as CSV with a header.
+func WriteCSV(w io.Writer, rows []Row) error {
 	return gocsv.Marshal(rows, w)
 }
 
-// PrintClaims writes a short table of the summary rows: the paper's range
+// Print writes a short table of the summary rows: the paper's range
 // beside the measured one, and how many cells are significant improvements.
-func PrintClaims(w io.Writer, rows []ClaimRow) error {
+func Print(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "claim\tsource\tmetric\tmethod\tagainst\tpaper %\tmeasured %\tcells\t>2SE\tin range\tSE")
 	pct := func(f results.Float) string {
@@ -502,30 +437,30 @@ func PrintClaims(w io.Writer, rows []ClaimRow) error {
 	return err
 }
 
-// ReportClaims evaluates the spec's claims on dir/rows.csv, writes
+// Report evaluates the spec's claims on dir/rows.csv, writes
 // dir/claims.csv atomically and prints the table to w (when not nil). A
 // spec without claims writes nothing and returns nil rows.
-func ReportClaims(s *Spec, dir string, w io.Writer) ([]ClaimRow, error) {
+func Report(s *harness.Spec, dir string, w io.Writer) ([]Row, error) {
 	if len(s.Claims) == 0 {
 		return nil, nil
 	}
-	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
 		return nil, err
 	}
 	for i := range rows {
 		if rows[i].Experiment != s.Name {
-			return nil, fmt.Errorf("%s holds experiment %q, not %q: the claims are of another spec", filepath.Join(dir, RowsFile), rows[i].Experiment, s.Name)
+			return nil, fmt.Errorf("%s holds experiment %q, not %q: the claims are of another spec", filepath.Join(dir, harness.RowsFile), rows[i].Experiment, s.Name)
 		}
 	}
-	out := EvaluateClaims(s.Claims, rows)
+	out := Evaluate(s.Claims, rows)
 	if err := results.WriteFileAtomic(filepath.Join(dir, ClaimsFile), func(bw *bufio.Writer) error {
-		return WriteClaimsCSV(bw, out)
+		return WriteCSV(bw, out)
 	}); err != nil {
 		return nil, err
 	}
 	if w != nil {
-		if err := PrintClaims(w, out); err != nil {
+		if err := Print(w, out); err != nil {
 			return nil, err
 		}
 	}

@@ -193,8 +193,9 @@ func paramErrorf(key, format string, args ...any) error {
 	return &ParamError{Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Params are a cell's parameter values, checked against a ParamSet (the
-// zero value has none). The typed accessors return the value given or the
+// Params are a cell's parameter values, checked against a ParamSet. The
+// zero value has none, and every read of it returns the default. The typed
+// accessors return the value given or the
 // default def; they panic on a key the set does not declare or a type it
 // does not declare it with, which is a bug in the kind, not in a spec.
 type Params struct {
@@ -268,6 +269,11 @@ func (p Params) Values() map[string]string { return maps.Clone(p.vals) }
 func (p Params) Set() ParamSet { return p.set }
 
 func (p Params) declared(key string) Param {
+	if p.set == nil {
+		// The zero Params (a CellSpec built by hand without parameters):
+		// nothing is given, every read returns its default.
+		return Param{Key: key, Type: -1}
+	}
 	d, ok := p.set.Lookup(key)
 	if !ok {
 		panic(fmt.Sprintf("experiment: parameter %q is not declared by the kind (declared: %v)", key, p.set.Keys()))
@@ -276,7 +282,7 @@ func (p Params) declared(key string) Param {
 }
 
 func (p Params) typed(key string, t ParamType) {
-	if d := p.declared(key); d.Type != t {
+	if d := p.declared(key); d.Type != t && d.Type != -1 {
 		panic(fmt.Sprintf("experiment: parameter %q is declared with type %d, read as %d", key, d.Type, t))
 	}
 }

@@ -1,4 +1,4 @@
-package harness_test
+package harness
 
 import (
 	"context"
@@ -6,23 +6,23 @@ import (
 	"os"
 
 	"github.com/ldpbench/ldpbench/datasets"
-	"github.com/ldpbench/ldpbench/harness"
 )
 
-// A spec can be a Go value as well as a TOML file. The theory values are
-// (1/n²)Σ Var(Y|xᵢ): for Duchi at ε = 1 on uniform data about
-// (((e+1)/(e-1))² - 1/3)/n = 4.35e-4. Run writes rows.csv and
-// summary.csv into the output directory and returns the summaries, each
-// with the exact theory beside the measurement.
+// A spec can be a Go value as well as a TOML file. Run takes the kinds it
+// may run: here testKinds, whose one kind "toy" (kind_test.go) adds noise of
+// scale 1/ε to each user's value, so its exact MSE is 1/(ε²n) = 1e-4 at ε = 1
+// and n = 10,000. Run writes rows.csv and summary.csv into the output
+// directory and returns the summaries, each with the exact theory beside
+// the measurement. A program passes its own registry (cmd/ldpbench/kinds.go).
 func ExampleRun() {
-	spec := &harness.Spec{
+	spec := &Spec{
 		Name:    "example",
-		Kind:    "mean",
+		Kind:    "toy",
 		Seed:    1,
 		Trials:  50,
 		Metrics: []string{"mse"},
-		Axes: harness.Axes{
-			Method: []string{"duchi", "pm"},
+		Axes: Axes{
+			Method: []string{"gauss", "uniform"},
 			Eps:    []float64{1},
 			N:      []int{10000},
 		},
@@ -33,7 +33,7 @@ func ExampleRun() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	res, err := harness.Run(context.Background(), spec, harness.Options{OutDir: dir, Jobs: 2})
+	res, err := Run(context.Background(), testKinds, spec, Options{OutDir: dir, Jobs: 2})
 	if err != nil {
 		panic(err)
 	}
@@ -44,6 +44,6 @@ func ExampleRun() {
 		}
 	}
 	// Output:
-	// duchi ε=1: theory 0.000435, theory inside the 95% CI: true
-	// pm ε=1: theory 0.00042, theory inside the 95% CI: true
+	// gauss ε=1: theory 0.0001, theory inside the 95% CI: true
+	// uniform ε=1: theory 0.0001, theory inside the 95% CI: true
 }

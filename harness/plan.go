@@ -3,11 +3,13 @@ package harness
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"maps"
 	"math/rand/v2"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -18,34 +20,16 @@ type planCell struct {
 	params  map[string]string
 }
 
-// methodLister is implemented by kinds that can expand the method "*".
-type methodLister interface {
-	AllMethods() []string
-}
-
 // expand lists the cells in plan order: dataset, n, method, ε, then the free
 // parameters in sorted key order. The order fixes the layout of rows.csv.
-func expand(s *Spec, kind Kind) []planCell {
-	methods := s.Axes.Method
-	if len(methods) == 1 && methods[0] == "*" {
-		if l, ok := kind.(methodLister); ok {
-			methods = l.AllMethods()
-		}
-	}
+func expand(s *Spec, kind experiment.Kind) []planCell {
+	methods := experiment.Methods(kind, s.Axes.Method)
 	params := []map[string]string{{}}
-	keys := make([]string, 0, len(s.Axes.Params))
-	for k := range s.Axes.Params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.Axes.Params)) {
 		var next []map[string]string
 		for _, p := range params {
 			for _, v := range s.Axes.Params[k] {
-				q := make(map[string]string, len(p)+1)
-				for pk, pv := range p {
-					q[pk] = pv
-				}
+				q := maps.Clone(p)
 				q[k] = v
 				next = append(next, q)
 			}
@@ -74,10 +58,25 @@ func expand(s *Spec, kind Kind) []planCell {
 	return cells
 }
 
-// trialRand returns the generator of one trial, seeded from
-// SHA-256(master seed, experiment, cell key, trial): independent of the
-// worker that runs it and of every other trial.
-func trialRand(seed uint64, experiment, cellKey string, trial int) *rand.Rand {
+// pairedSeeding tags the rows of a kind that is an experiment.TrialKeyer
+// (metadataLine); change it whenever a TrialKey changes, so that older rows
+// are refused.
+const pairedSeeding = "paired-v1"
+
+// TrialKey is the key a trial's generator is seeded from: the kind's
+// TrialKey when it is an experiment.TrialKeyer, else the cell's key.
+func TrialKey(k experiment.Kind, c *experiment.CellSpec, cellKey string) string {
+	if tk, ok := k.(experiment.TrialKeyer); ok {
+		return tk.TrialKey(c)
+	}
+	return cellKey
+}
+
+// TrialRand returns the generator of one trial, seeded from
+// SHA-256(master seed, experiment, trial key, trial): independent of the
+// worker that runs it and of every other trial. A kind's test uses it to
+// draw what the runner's trial draws.
+func TrialRand(seed uint64, experiment, cellKey string, trial int) *rand.Rand {
 	return rand.New(seedSource(seed, experiment, "trial", cellKey, strconv.Itoa(trial)))
 }
 

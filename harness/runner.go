@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/figures"
 	"github.com/ldpbench/ldpbench/results"
 )
@@ -71,25 +72,23 @@ type Result struct {
 // cellState is the runner's book-keeping for one cell.
 type cellState struct {
 	once      sync.Once
-	run       CellRun
+	run       experiment.CellRun
 	err       error
 	remaining atomic.Int64
-	trials    [][]Measurement
+	trials    [][]experiment.Measurement
 }
 
-// Run executes a spec and writes rows.csv, summary.csv, spec.toml and the
-// figures into the output directory. It checks everything it can before it
-// writes anything; an interrupted run (ctx cancelled, or the process killed)
-// leaves rows.csv.partial, from which the same call resumes.
-func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
+// Run executes a spec with the kind that kinds registers under its kind key
+// and writes rows.csv, summary.csv, spec.toml and the figures into the
+// output directory. It checks everything it can before it writes anything;
+// an interrupted run (ctx cancelled, or the process killed) leaves
+// rows.csv.partial, from which the same call resumes.
+func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options) (*Result, error) {
 	s := spec.Scaled(opt.Quick)
 	if opt.SeedSet {
 		s.Seed = opt.Seed
 	}
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	kind, err := LookupKind(s.Kind)
+	kind, err := s.Check(kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -121,15 +120,21 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		logf("%s: nothing to run: every dataset was skipped", s.Name)
 		return &Result{OutDir: opt.OutDir, Skipped: true}, nil
 	}
-	specs := make([]*CellSpec, len(cells))
+	specs := make([]*experiment.CellSpec, len(cells))
 	for i, c := range cells {
 		d := data[c.dataset]
-		if c.cell.N > len(d.Values) {
-			return nil, fmt.Errorf("%s: dataset %q has %d values, fewer than n = %d (key axes.n)", s.where(), d.Name, len(d.Values), c.cell.N)
+		// The one size check, on rows (a row holds Dim() values): a kind
+		// may rely on Dataset holding at least N rows.
+		if c.cell.N > d.Rows() {
+			return nil, fmt.Errorf("%s: dataset %q has %d rows, fewer than n = %d (key axes.n)", s.where(), d.Name, d.Rows(), c.cell.N)
 		}
-		specs[i] = &CellSpec{
+		params, err := kind.Params().Parse(c.params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cell %s: kind %s: %w", s.where(), c.cell.Key(), kind.Name(), err)
+		}
+		specs[i] = &experiment.CellSpec{
 			Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
-			N: c.cell.N, Params: c.params, Metrics: s.Metrics, Seed: s.Seed,
+			N: c.cell.N, Params: params, Metrics: s.Metrics, Seed: s.Seed,
 		}
 		if err := kind.Check(specs[i]); err != nil {
 			return nil, fmt.Errorf("%s: cell %s: %w", s.where(), c.cell.Key(), err)
@@ -214,17 +219,18 @@ func loadDatasets(s *Spec) (data []*datasets.Dataset, skipped []string, err erro
 // depend on -j or on the time, since the file is byte-identical across runs.
 // Skipped datasets are part of it, so that a run made before a data file
 // was fetched is not taken as up to date afterwards. A kind that seeds its
-// trials from its own key (trialKeyer: common random numbers across
-// methods) is named by a seeding tag, so that rows drawn under the per-cell
-// seeding of earlier versions are neither taken as up to date nor resumed.
-func metadataLine(s *Spec, kind Kind, quick bool, skipped []string) string {
+// trials from its own key (experiment.TrialKeyer: common random numbers
+// across methods) is named by a seeding tag, so that rows drawn under the
+// per-cell seeding of earlier versions are neither taken as up to date nor
+// resumed.
+func metadataLine(s *Spec, kind experiment.Kind, quick bool, skipped []string) string {
 	module := "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		module = bi.Main.Path + "@" + bi.Main.Version
 	}
 	line := fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s",
 		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version())
-	if _, ok := kind.(trialKeyer); ok {
+	if _, ok := kind.(experiment.TrialKeyer); ok {
 		line += " seeding=" + pairedSeeding
 	}
 	if len(skipped) > 0 {
@@ -235,7 +241,7 @@ func metadataLine(s *Spec, kind Kind, quick bool, skipped []string) string {
 
 // runCells runs the cells not yet in the partial rows file and appends
 // them; it returns how many cells are on disk.
-func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs []*CellSpec,
+func runCells(ctx context.Context, s *Spec, kind experiment.Kind, cells []planCell, specs []*experiment.CellSpec,
 	header, partialPath string, opt Options, res *Result, logf func(string, ...any)) (onDisk int, err error) {
 	rowsPerCell := s.Trials * len(s.Metrics)
 	done, err := resumable(partialPath, header, cells, s.Trials, s.Metrics)
@@ -274,7 +280,7 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 
 	states := make([]*cellState, len(cells))
 	for i := done; i < len(cells); i++ {
-		st := &cellState{trials: make([][]Measurement, s.Trials)}
+		st := &cellState{trials: make([][]experiment.Measurement, s.Trials)}
 		st.remaining.Store(int64(s.Trials))
 		states[i] = st
 	}
@@ -311,13 +317,13 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 			defer workers.Done()
 			for tk := range tasks {
 				st := states[tk.cell]
-				st.once.Do(func() { st.run, st.err = prepareCell(gctx, kind, specs[tk.cell]) })
+				st.once.Do(func() { st.run, st.err = kind.Prepare(gctx, specs[tk.cell]) })
 				if st.err != nil {
 					return fmt.Errorf("cell %s: %w", cells[tk.cell].cell.Key(), st.err)
 				}
 				key := cells[tk.cell].cell.Key()
-				rng := trialRand(s.Seed, s.Name, trialKey(kind, specs[tk.cell], key), tk.trial)
-				ms, err := st.run.Trial(tk.trial, rng, make([]Measurement, 0, len(s.Metrics)))
+				rng := TrialRand(s.Seed, s.Name, TrialKey(kind, specs[tk.cell], key), tk.trial)
+				ms, err := st.run.Trial(gctx, tk.trial, rng, make([]experiment.Measurement, 0, len(s.Metrics)))
 				if err != nil {
 					return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
 				}
@@ -365,7 +371,7 @@ func runCells(ctx context.Context, s *Spec, kind Kind, cells []planCell, specs [
 
 // checkMeasurements enforces the trial contract: one value per requested
 // metric, in order.
-func checkMeasurements(ms []Measurement, metrics []string) error {
+func checkMeasurements(ms []experiment.Measurement, metrics []string) error {
 	if len(ms) != len(metrics) {
 		return fmt.Errorf("returned %d measurements for %d metrics", len(ms), len(metrics))
 	}
@@ -377,7 +383,7 @@ func checkMeasurements(ms []Measurement, metrics []string) error {
 	return nil
 }
 
-func cellRows(rows []results.Row, c results.Cell, spec *CellSpec, st *cellState) []results.Row {
+func cellRows(rows []results.Row, c results.Cell, spec *experiment.CellSpec, st *cellState) []results.Row {
 	norm := spec.Dataset.Normalisation.String()
 	for t, ms := range st.trials {
 		for _, m := range ms {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
 )
 
 // smallSpec is a spec small enough for unit tests: 2 datasets x 2 methods x
@@ -19,12 +20,12 @@ import (
 func smallSpec() *Spec {
 	return &Spec{
 		Name:    "unit",
-		Kind:    "mean",
+		Kind:    "toy",
 		Seed:    7,
 		Trials:  7,
 		Metrics: []string{"mse", "abs"},
 		Axes: Axes{
-			Method: []string{"duchi", "pm"},
+			Method: []string{"gauss", "uniform"},
 			Eps:    []float64{0.5, 1, 4},
 			N:      []int{2000},
 		},
@@ -37,7 +38,7 @@ func smallSpec() *Spec {
 
 func runTo(t *testing.T, s *Spec, dir string, jobs int) []byte {
 	t.Helper()
-	if _, err := Run(context.Background(), s, Options{OutDir: dir, Jobs: jobs}); err != nil {
+	if _, err := Run(context.Background(), testKinds, s, Options{OutDir: dir, Jobs: jobs}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, RowsFile))
@@ -89,30 +90,30 @@ func TestResumeFromAnyPrefix(t *testing.T) {
 	}
 }
 
-// cancelKind wraps meanKind and cancels the run after a number of trials,
+// cancelKind wraps toyKind and cancels the run after a number of trials,
 // as SIGINT would.
 type cancelKind struct {
-	meanKind
+	toyKind
 	after  int64
 	count  *atomic.Int64
 	cancel context.CancelFunc
 }
 
-func (k cancelKind) Prepare(c *CellSpec) (CellRun, error) {
-	r, err := k.meanKind.Prepare(c)
+func (k cancelKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	r, err := k.toyKind.Prepare(ctx, c)
 	return cancelRun{r, k}, err
 }
 
 type cancelRun struct {
-	CellRun
+	experiment.CellRun
 	k cancelKind
 }
 
-func (r cancelRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+func (r cancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	if r.k.count.Add(1) == r.k.after {
 		r.k.cancel()
 	}
-	return r.CellRun.Trial(trial, rng, out)
+	return r.CellRun.Trial(ctx, trial, rng, out)
 }
 
 func TestInterruptThenResume(t *testing.T) {
@@ -121,17 +122,15 @@ func TestInterruptThenResume(t *testing.T) {
 
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	saved := kinds
-	kinds = []Kind{cancelKind{after: 40, count: new(atomic.Int64), cancel: cancel}}
-	_, err := Run(ctx, s, Options{OutDir: dir, Jobs: 2})
-	kinds = saved
+	cancelling := experiment.Registry{cancelKind{after: 40, count: new(atomic.Int64), cancel: cancel}}
+	_, err := Run(ctx, cancelling, s, Options{OutDir: dir, Jobs: 2})
 	if err == nil || !strings.Contains(err.Error(), "resume") {
 		t.Fatalf("interrupted run: got error %v, want one that says how to resume", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, RowsFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("an interrupted run wrote rows.csv")
 	}
-	res, err := Run(context.Background(), s, Options{OutDir: dir, Jobs: 2})
+	res, err := Run(context.Background(), testKinds, s, Options{OutDir: dir, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,16 +147,16 @@ func TestRerunIsUpToDateAndOtherSpecIsRefused(t *testing.T) {
 	s := smallSpec()
 	dir := t.TempDir()
 	runTo(t, s, dir, 2)
-	res, err := Run(context.Background(), s, Options{OutDir: dir})
+	res, err := Run(context.Background(), testKinds, s, Options{OutDir: dir})
 	if err != nil || !res.UpToDate || res.Trials != 0 {
 		t.Fatalf("re-run: %+v, %v; want up to date with no trials", res, err)
 	}
 	s2 := smallSpec()
 	s2.Trials = 3
-	if _, err := Run(context.Background(), s2, Options{OutDir: dir}); err == nil || !strings.Contains(err.Error(), "--fresh") {
+	if _, err := Run(context.Background(), testKinds, s2, Options{OutDir: dir}); err == nil || !strings.Contains(err.Error(), "--fresh") {
 		t.Fatalf("a different spec into the same directory: got %v, want a refusal naming --fresh", err)
 	}
-	if _, err := Run(context.Background(), s2, Options{OutDir: dir, Fresh: true}); err != nil {
+	if _, err := Run(context.Background(), testKinds, s2, Options{OutDir: dir, Fresh: true}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -167,7 +166,7 @@ func TestMissingDataFileIsSkipped(t *testing.T) {
 	s := smallSpec()
 	s.Datasets = append(s.Datasets, datasets.Spec{Name: "absent", Source: "file", Path: "no-such-file.csv", Normalise: "minmax"})
 	var log bytes.Buffer
-	res, err := Run(context.Background(), s, Options{OutDir: t.TempDir(), Log: &log})
+	res, err := Run(context.Background(), testKinds, s, Options{OutDir: t.TempDir(), Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +176,7 @@ func TestMissingDataFileIsSkipped(t *testing.T) {
 	s.Datasets = s.Datasets[2:]
 	log.Reset()
 	out := filepath.Join(t.TempDir(), "out")
-	res, err = Run(context.Background(), s, Options{OutDir: out, Log: &log})
+	res, err = Run(context.Background(), testKinds, s, Options{OutDir: out, Log: &log})
 	if err != nil || !res.Skipped || !strings.Contains(log.String(), "every dataset was skipped") {
 		t.Fatalf("all datasets absent: %+v, %v, log %q; want a skipped run and a message", res, err, log.String())
 	}
@@ -199,7 +198,7 @@ func TestResumeFromHeadersOnly(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, partialFile), append(append([]byte(nil), headers...), tail...), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Run(context.Background(), s, Options{OutDir: dir, Jobs: 2}); err != nil {
+		if _, err := Run(context.Background(), testKinds, s, Options{OutDir: dir, Jobs: 2}); err != nil {
 			t.Fatalf("tail %q: %v", tail, err)
 		}
 		got, _ := os.ReadFile(filepath.Join(dir, RowsFile))

@@ -9,12 +9,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/figures"
+	"github.com/ldpbench/ldpbench/metrics"
 )
 
 // Spec is one experiment: what to sweep, over which data, which metrics and
@@ -32,7 +35,8 @@ type Spec struct {
 	Quick       *Quick          `toml:"quick" json:"-"`
 	Figures     []figures.Spec  `toml:"figures" json:"-"`
 	// Claims are the paper's stated improvement ranges, reported beside
-	// the measured ones in claims.csv (claims.go); they change no row.
+	// the measured ones in claims.csv by package compare; they change no
+	// row.
 	Claims []Claim `toml:"claims" json:"-"`
 
 	// Path is the file the spec was read from ("" for a Go value).
@@ -91,11 +95,42 @@ func (s *Spec) where() string {
 	return fmt.Sprintf("spec %q", s.Name)
 }
 
-func (s *Spec) errorf(key, format string, args ...any) error {
+// KeyError returns an error about one key of the spec, naming the spec
+// and the key: `spec runs/x.toml: key "axes.eps[2]": must be > 0`.
+func (s *Spec) KeyError(key, format string, args ...any) error {
 	return fmt.Errorf("%s: key %q: %s", s.where(), key, fmt.Sprintf(format, args...))
 }
 
-// Validate checks the spec and names the offending key.
+func (s *Spec) errorf(key, format string, args ...any) error { return s.KeyError(key, format, args...) }
+
+// Check validates the spec against the kinds a program knows and returns
+// the spec's kind: Validate, then the kind key and the metrics (each one the
+// kind measures and package metrics describes).
+func (s *Spec) Check(kinds experiment.Registry) (experiment.Kind, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	kind, err := kinds.Lookup(s.Kind)
+	if err != nil {
+		return nil, s.errorf("kind", "%v", err)
+	}
+	valid := kind.Metrics()
+	if len(s.Metrics) == 0 {
+		return nil, s.errorf("metrics", "is required (valid for kind %s: %s)", s.Kind, strings.Join(valid, ", "))
+	}
+	for i, m := range s.Metrics {
+		if !slices.Contains(valid, m) {
+			return nil, s.errorf(fmt.Sprintf("metrics[%d]", i), "unknown metric %q for kind %s (valid: %s)", m, s.Kind, strings.Join(valid, ", "))
+		}
+		if _, ok := metrics.Describe(m); !ok {
+			return nil, fmt.Errorf("kind %s: metric %q is not described in package metrics (metrics.Describe): add it there", s.Kind, m)
+		}
+	}
+	return kind, nil
+}
+
+// Validate checks what the spec says on its own, whatever its kind, and
+// names the offending key; Check adds what depends on the kind.
 func (s *Spec) Validate() error {
 	if s.Name == "" {
 		return s.errorf("name", "is required")
@@ -103,20 +138,14 @@ func (s *Spec) Validate() error {
 	if strings.ContainsAny(s.Name, `/\ `) {
 		return s.errorf("name", "%q must not contain '/', '\\' or spaces (it names the output directory)", s.Name)
 	}
-	kind, err := LookupKind(s.Kind)
-	if err != nil {
-		return s.errorf("kind", "%v", err)
+	if s.Kind == "" {
+		return s.errorf("kind", "is required")
 	}
 	if s.Trials < 1 {
 		return s.errorf("trials", "must be ≥ 1, got %d", s.Trials)
 	}
 	if len(s.Metrics) == 0 {
-		return s.errorf("metrics", "is required (valid for kind %s: %s)", s.Kind, strings.Join(kind.Metrics(), ", "))
-	}
-	for i, m := range s.Metrics {
-		if !contains(kind.Metrics(), m) {
-			return s.errorf(fmt.Sprintf("metrics[%d]", i), "unknown metric %q for kind %s (valid: %s)", m, s.Kind, strings.Join(kind.Metrics(), ", "))
-		}
+		return s.errorf("metrics", "is required")
 	}
 	if len(s.Axes.Method) == 0 {
 		return s.errorf("axes.method", "is required")
@@ -155,7 +184,7 @@ func (s *Spec) Validate() error {
 	}
 	if s.Quick != nil {
 		if s.Quick.Trials < 0 {
-			return s.errorf("quick.trials", "must be ≥ 1, got %d", s.Quick.Trials)
+			return s.errorf("quick.trials", "must be ≥ 1 (or left out: the trials key then holds), got %d", s.Quick.Trials)
 		}
 		if len(s.Quick.N) > 0 {
 			if err := checkN(s, "quick.n", s.Quick.N); err != nil {
@@ -168,7 +197,7 @@ func (s *Spec) Validate() error {
 			return fmt.Errorf("%s: figures[%d]: %w", s.where(), i, err)
 		}
 	}
-	return s.validateClaims(kind)
+	return nil
 }
 
 func checkN(s *Spec, key string, ns []int) error {
@@ -181,15 +210,6 @@ func checkN(s *Spec, key string, ns []int) error {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Scaled returns the spec at quick scale when quick is true: the [quick]

@@ -20,11 +20,11 @@ func writeSpec(t *testing.T, body string) string {
 
 const goodSpec = `
 name = "t"
-kind = "mean"
+kind = "toy"
 trials = 2
 metrics = ["mse"]
 [axes]
-method = ["duchi"]
+method = ["gauss"]
 eps = [1.0]
 n = [100]
 [[datasets]]
@@ -45,8 +45,6 @@ func TestLoadSpecErrorsNameTheKey(t *testing.T) {
 		{"eps inf", `eps = [1.0]`, `eps = [inf]`, `axes.eps[0]`},
 		{"wrong type", `trials = 2`, `trials = "two"`, `trials`},
 		{"no trials", `trials = 2`, `trials = 0`, `"trials"`},
-		{"unknown metric", `metrics = ["mse"]`, `metrics = ["mse", "msee"]`, `metrics[1]`},
-		{"unknown kind", `kind = "mean"`, `kind = "median"`, `valid: mean`},
 		{"bad n", `n = [100]`, `n = [0]`, `axes.n[0]`},
 		{"syntax", `trials = 2`, `trials = = 2`, `line`},
 		{"dataset key", `lo = -1.0`, `lo = 2.0`, `datasets[0]`},
@@ -68,7 +66,8 @@ func TestLoadSpecErrorsNameTheKey(t *testing.T) {
 	}
 }
 
-// Errors found before the run (unknown mechanism, unreadable data) must
+// Errors found before the run (unknown method, metric, kind or parameter,
+// unreadable data) must
 // leave no output at all.
 func TestBadInputLeavesNoOutput(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.csv")
@@ -77,7 +76,11 @@ func TestBadInputLeavesNoOutput(t *testing.T) {
 		name, from, to string
 		want           []string
 	}{
-		{"unknown mechanism", `method = ["duchi"]`, `method = ["duchi", "dutchi"]`, []string{`"dutchi"`, "laplace", "pm"}},
+		{"unknown method", `method = ["gauss"]`, `method = ["gauss", "gaus"]`, []string{`"gaus"`, "uniform"}},
+		{"unknown metric", `metrics = ["mse"]`, `metrics = ["mse", "msee"]`, []string{`metrics[1]`, "valid: mse, abs"}},
+		{"unknown kind", `kind = "toy"`, `kind = "median"`, []string{`valid: toy`}},
+		{"unknown parameter", "n = [100]", "n = [100]\nparams = { scale = [\"1\"], foo = [\"2\"] }", []string{"axes.params.foo", "valid: scale"}},
+		{"parameter out of bounds", "n = [100]", "n = [100]\nparams = { scale = [\"1\", \" -2\"] }", []string{"axes.params.scale", `"-2"`, "number > 0"}},
 		{"unreadable data", "source = \"uniform\"\nlo = -1.0\nhi = 1.0",
 			"source = \"file\"\npath = \"" + bad + "\"\ncolumn = 0\nnormalise = \"minmax\"", []string{"bad.csv:3"}},
 		{"n larger than the file", "source = \"uniform\"\nlo = -1.0\nhi = 1.0",
@@ -88,7 +91,7 @@ func TestBadInputLeavesNoOutput(t *testing.T) {
 			body := strings.Replace(goodSpec, tt.from, tt.to, 1)
 			if tt.want == nil { // the file parses once fixed, but has 4 rows < n = 100
 				os.WriteFile(bad, []byte("1\n2\n3\n4\n"), 0o644)
-				tt.want = []string{"axes.n", "4 values"}
+				tt.want = []string{"axes.n", "4 rows"}
 			}
 			out := filepath.Join(t.TempDir(), "out")
 			var err error
@@ -96,7 +99,7 @@ func TestBadInputLeavesNoOutput(t *testing.T) {
 			if lerr != nil {
 				err = lerr
 			} else {
-				_, err = Run(context.Background(), s, Options{OutDir: out})
+				_, err = Run(context.Background(), testKinds, s, Options{OutDir: out})
 			}
 			if err == nil {
 				t.Fatal("no error")

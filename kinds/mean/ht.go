@@ -1,17 +1,17 @@
-package harness
+package mean
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
 
-// meanHTKind is mean estimation with per-record dimension sampling, the
+// HT is kind mean-ht, mean estimation with per-record dimension sampling, the
 // estimator "mean-ht" of Baek & Chung's Fig. 3 (p0 spec §1.1, §4.2, L614):
 // the data are one attribute of a dataset with dim attributes, and the
 // sampling of k of the dim attributes per user (eq. (3)) is simulated per
@@ -28,7 +28,7 @@ import (
 // the sampling included: a record's contribution S·Y·dim/k (S the
 // selection, Bernoulli(k/dim)) has second moment (dim/k)·E[Y²].
 //
-// Parameters (the spec's params axes; any other key is an error):
+// Parameters (the spec's params axes, htParams; any other key is an error):
 //
 //	dim  the number of attributes that sets the sampling rate k/dim
 //	     (Beta 10, NYtaxi 19, Voltage 9; default 1, which is the kind
@@ -41,15 +41,29 @@ import (
 // Metrics: mse (squared error; the summary adds rmse), abs (absolute
 // error, no theory), reporting (the fraction of records selected in the
 // trial; theory k/dim).
-type meanHTKind struct{}
+type HT struct{}
 
-var meanHTMetrics = []string{"mse", "abs", "reporting"}
+var htMetrics = []string{"mse", "abs", "reporting"}
 
-func (meanHTKind) Name() string         { return "mean-ht" }
-func (meanHTKind) Metrics() []string    { return meanHTMetrics }
-func (meanHTKind) AllMethods() []string { return mechanisms.Names() }
+var htParams = experiment.ParamSet{
+	experiment.IntParam("dim", 1, 1<<20, "attributes that set the sampling rate k/dim (default 1)"),
+	experiment.StringParam("k", `"paper" (default) | "eq3" | an integer in [1, dim]: the attributes sampled per user`),
+}
 
-func (meanHTKind) Check(c *CellSpec) error {
+// Name implements experiment.Kind.
+func (HT) Name() string { return "mean-ht" }
+
+// Metrics implements experiment.Kind.
+func (HT) Metrics() []string { return htMetrics }
+
+// Params implements experiment.Kind.
+func (HT) Params() experiment.ParamSet { return htParams }
+
+// AllMethods implements experiment.MethodLister: every registered mechanism.
+func (HT) AllMethods() []string { return mechanisms.Names() }
+
+// Check implements experiment.Kind.
+func (HT) Check(c *experiment.CellSpec) error {
 	_, _, _, err := htSetup(c)
 	return err
 }
@@ -57,39 +71,10 @@ func (meanHTKind) Check(c *CellSpec) error {
 // htPaperK lists the methods that Section 5.1 samples with k of eq. (3).
 var htPaperK = map[string]bool{"three-outputs": true, "hm-tp": true, "pm-sub": true}
 
-// htParams returns dim and the k rule ("paper", "eq3" or an integer).
-func htParams(p map[string]string) (dim int, rule string, err error) {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	dim, rule = 1, "paper"
-	for _, key := range keys {
-		v := strings.TrimSpace(p[key])
-		switch key {
-		case "dim":
-			d, err := strconv.Atoi(v)
-			if err != nil || d < 1 {
-				return 0, "", fmt.Errorf("params.dim = %q: want an integer ≥ 1", v)
-			}
-			dim = d
-		case "k":
-			rule = v
-		default:
-			return 0, "", fmt.Errorf("params.%s: unknown parameter of kind mean-ht (valid: dim, k)", key)
-		}
-	}
-	return dim, rule, nil
-}
-
 // htSetup returns the cell's 1-D mechanism at ε/k as an unbiased estimate,
 // dim and k.
-func htSetup(c *CellSpec) (est mechanisms.Estimate, dim, k int, err error) {
-	dim, rule, err := htParams(c.Params)
-	if err != nil {
-		return nil, 0, 0, err
-	}
+func htSetup(c *experiment.CellSpec) (est mechanisms.Estimate, dim, k int, err error) {
+	dim, rule := c.Params.Int("dim", 1), c.Params.String("k", "paper")
 	switch rule {
 	case "paper":
 		k = 1
@@ -101,7 +86,7 @@ func htSetup(c *CellSpec) (est mechanisms.Estimate, dim, k int, err error) {
 	default:
 		k, err = strconv.Atoi(rule)
 		if err != nil || k < 1 || k > dim {
-			return nil, 0, 0, fmt.Errorf("params.k = %q: want \"paper\", \"eq3\" or an integer in [1, dim = %d]", rule, dim)
+			return nil, 0, 0, htParams.Errorf("k", "%q: want \"paper\", \"eq3\" or an integer in [1, dim = %d]", rule, dim)
 		}
 	}
 	if c.Dataset != nil && c.Dataset.Dim() != 1 {
@@ -115,16 +100,13 @@ func htSetup(c *CellSpec) (est mechanisms.Estimate, dim, k int, err error) {
 	return est, dim, k, err
 }
 
-func (meanHTKind) Prepare(c *CellSpec) (CellRun, error) {
+// Prepare implements experiment.Kind.
+func (HT) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	est, dim, k, err := htSetup(c)
 	if err != nil {
 		return nil, err
 	}
-	xs := c.Dataset.Values
-	if c.N > len(xs) {
-		return nil, fmt.Errorf("dataset %s has %d values, fewer than n = %d", c.Dataset.Name, len(xs), c.N)
-	}
-	xs = xs[:c.N]
+	xs := c.Dataset.Values[:c.N]
 	scale := float64(dim) / float64(k)
 	var truth, s float64
 	for _, x := range xs {
@@ -132,7 +114,7 @@ func (meanHTKind) Prepare(c *CellSpec) (CellRun, error) {
 		s += scale*(est.Variance(x)+x*x) - x*x
 	}
 	n := float64(len(xs))
-	return &meanHTRun{
+	return &htRun{
 		est:     est,
 		xs:      xs,
 		rate:    float64(k) / float64(dim),
@@ -143,7 +125,7 @@ func (meanHTKind) Prepare(c *CellSpec) (CellRun, error) {
 	}, nil
 }
 
-type meanHTRun struct {
+type htRun struct {
 	est     mechanisms.Estimate
 	xs      []float64
 	rate    float64 // k/dim
@@ -160,7 +142,7 @@ const htChunk = 4096
 // Trial simulates the n records once: per chunk, the selections (one
 // uniform per record, in record order), then one batch of reports of the
 // selected records. Nothing is allocated per report.
-func (r *meanHTRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+func (r *htRun) Trial(_ context.Context, _ int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	sel := make([]float64, htChunk)
 	var total float64
 	selected := 0
@@ -198,12 +180,12 @@ func (r *meanHTRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measureme
 		case "reporting":
 			v = float64(selected) / n
 		}
-		out = append(out, Measurement{m, v})
+		out = append(out, experiment.Measurement{Metric: m, Value: v})
 	}
 	return out, nil
 }
 
-func (r *meanHTRun) Theory(metric string) (float64, bool) {
+func (r *htRun) Theory(metric string) (float64, bool) {
 	switch metric {
 	case "mse":
 		return r.mse, true

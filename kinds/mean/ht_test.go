@@ -1,4 +1,4 @@
-package harness
+package mean
 
 import (
 	"context"
@@ -9,19 +9,21 @@ import (
 	"testing"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/results"
 )
 
 // htCell builds a mean-ht cell over a small Beta(3,2) dataset.
-func htCell(t *testing.T, method string, eps float64, params map[string]string) *CellSpec {
+func htCell(t *testing.T, method string, eps float64, params map[string]string) *experiment.CellSpec {
 	t.Helper()
 	d := datasets.Spec{Name: "beta", Source: "beta", A: 3, B: 2}
 	ds, err := d.Build(2000, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: 2000, Params: params, Metrics: []string{"mse", "reporting"}}
+	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: 2000, Params: htParams.MustParse(params), Metrics: []string{"mse", "reporting"}}
 }
 
 // TestMeanHTParams: k per Section 5.1 (eq. (3) for three-outputs, hm-tp
@@ -55,18 +57,18 @@ func TestMeanHTParams(t *testing.T) {
 		params map[string]string
 		want   string
 	}{
-		{map[string]string{"dims": "10"}, "params.dims"},
-		{map[string]string{"dim": "0"}, "params.dim"},
-		{map[string]string{"dim": "x"}, "params.dim"},
-		{map[string]string{"dim": "4", "k": "5"}, "params.k"},
-		{map[string]string{"k": "sometimes"}, "params.k"},
+		{map[string]string{"dims": "10"}, "axes.params.dims: unknown parameter (valid: dim, k)"},
+		{map[string]string{"dim": "0"}, "axes.params.dim"},
+		{map[string]string{"dim": "x"}, "axes.params.dim"},
+		{map[string]string{"dim": "4", "k": "5"}, "axes.params.k"},
+		{map[string]string{"k": "sometimes"}, "axes.params.k"},
 	} {
-		err := meanHTKind{}.Check(htCell(t, "duchi", 1, c.params))
+		err := checkRaw(HT{}, htCell(t, "duchi", 1, nil), c.params)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("params %v: error %v, want one naming %s", c.params, err, c.want)
 		}
 	}
-	if err := (meanHTKind{}).Check(htCell(t, "no-such", 1, nil)); err == nil {
+	if err := (HT{}).Check(htCell(t, "no-such", 1, nil)); err == nil {
 		t.Error("unknown method accepted")
 	}
 }
@@ -76,7 +78,7 @@ func TestMeanHTParams(t *testing.T) {
 // from the registered mechanism directly.
 func TestMeanHTTheory(t *testing.T) {
 	c := htCell(t, "pm-sub", 5, map[string]string{"dim": "10"})
-	run, err := meanHTKind{}.Prepare(c)
+	run, err := HT{}.Prepare(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,13 +103,13 @@ func TestMeanHTTheory(t *testing.T) {
 // at ε = 5 for three-outputs, hm-tp and pm-sub), and the check rejects a
 // theory 30 % off; the fraction of reporting records is k/dim.
 func TestMeanHTMatchesTheory(t *testing.T) {
-	spec := &Spec{
+	spec := &harness.Spec{
 		Name:    "mean-ht-test",
 		Kind:    "mean-ht",
 		Seed:    7,
 		Trials:  150,
 		Metrics: []string{"mse", "reporting"},
-		Axes: Axes{
+		Axes: harness.Axes{
 			Method: []string{"duchi", "three-outputs", "pm-sub", "hm-tp", "n-output", "hm-np"},
 			Eps:    []float64{1, 5},
 			N:      []int{20000},
@@ -119,11 +121,11 @@ func TestMeanHTMatchesTheory(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	res, err := Run(context.Background(), spec, Options{OutDir: dir})
+	res, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,18 +1,19 @@
-package harness
+package mean
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// meanMDKind is multi-dimensional mean estimation (p3 spec §3, Zhao et al.
+// MD is kind mean-md, multi-dimensional mean estimation (p3 spec §3, Zhao et al.
 // Figs 6, 7, 11, 14): every user holds a row of the dataset's Dim()
 // attributes and sends one report of the whole vector through
 // mechanisms.NewVector(method, d, ε) ("duchi": Duchi et al.'s
@@ -44,73 +45,60 @@ import (
 // coordinate's 1-D report before the d/k scaling; it applies to the
 // piecewise family (pm, pm-sub, pm-opt) and to mixtures with one (hm,
 // hm-tp) and is an error for the other methods.
-type meanMDKind struct{}
+type MD struct{}
 
-var meanMDMetrics = []string{"mse", "abs", "bits"}
+var mdMetrics = []string{"mse", "abs", "bits"}
 
-func (meanMDKind) Name() string         { return "mean-md" }
-func (meanMDKind) Metrics() []string    { return meanMDMetrics }
-func (meanMDKind) AllMethods() []string { return mechanisms.Names() }
+// mdParams bounds levels and segments by the largest grid of Algorithm 5;
+// parity is checked by mdGrid.
+var mdParams = experiment.ParamSet{
+	experiment.IntParam("levels", 0, 2*mechanisms.MaxDiscretizeM+1, "output possibilities 2m+1 of Algorithm 5: odd, ≥ 3; 0 = none (default)"),
+	experiment.IntParam("segments", 0, 2*mechanisms.MaxDiscretizeM, `the paper's "number of segments" 2m: even, ≥ 2; 0 = none (default)`),
+}
 
-func (meanMDKind) Check(c *CellSpec) error {
+// Name implements experiment.Kind.
+func (MD) Name() string { return "mean-md" }
+
+// Metrics implements experiment.Kind.
+func (MD) Metrics() []string { return mdMetrics }
+
+// Params implements experiment.Kind.
+func (MD) Params() experiment.ParamSet { return mdParams }
+
+// AllMethods implements experiment.MethodLister: every registered mechanism.
+func (MD) AllMethods() []string { return mechanisms.Names() }
+
+// Check implements experiment.Kind.
+func (MD) Check(c *experiment.CellSpec) error {
 	_, _, err := mdVector(c)
 	return err
 }
 
-// mdParams returns the grid parameter m of Algorithm 5 from the cell's
+// mdGrid returns the grid parameter m of Algorithm 5 from the cell's
 // params, 0 for none.
-func mdParams(p map[string]string) (int, error) {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
+func mdGrid(p experiment.Params) (int, error) {
+	levels, segments := p.Int("levels", 0), p.Int("segments", 0)
+	switch {
+	case levels != 0 && segments != 0:
+		return 0, mdParams.Errorf("segments", "give the grid once: axes.params.levels is given too")
+	case levels != 0 && (levels < 3 || levels%2 == 0):
+		return 0, mdParams.Errorf("levels", "%d: the number of output possibilities 2m+1 must be odd and ≥ 3 (or 0 for none)", levels)
+	case segments != 0 && segments%2 == 1:
+		return 0, mdParams.Errorf("segments", "%d: the number of segments 2m must be even and ≥ 2 (or 0 for none)", segments)
+	case levels != 0:
+		return (levels - 1) / 2, nil
 	}
-	sort.Strings(keys)
-	m, set := 0, ""
-	for _, k := range keys {
-		v := strings.TrimSpace(p[k])
-		var n int
-		var err error
-		switch k {
-		case "levels", "segments":
-			n, err = strconv.Atoi(v)
-		default:
-			return 0, fmt.Errorf("params.%s: unknown parameter of kind mean-md (valid: levels, segments)", k)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("params.%s = %q: not an integer", k, v)
-		}
-		if n == 0 {
-			continue
-		}
-		if set != "" {
-			return 0, fmt.Errorf("params.%s and params.%s: give the grid once", set, k)
-		}
-		set = k
-		switch {
-		case k == "levels" && (n < 3 || n%2 == 0):
-			return 0, fmt.Errorf("params.levels = %d: the number of output possibilities 2m+1 must be odd and ≥ 3 (or 0 for none)", n)
-		case k == "segments" && (n < 2 || n%2 == 1):
-			return 0, fmt.Errorf("params.segments = %d: the number of segments 2m must be even and ≥ 2 (or 0 for none)", n)
-		case k == "levels":
-			m = (n - 1) / 2
-		default:
-			m = n / 2
-		}
-		if m > mechanisms.MaxDiscretizeM {
-			return 0, fmt.Errorf("params.%s = %d: m = %d exceeds %d", k, n, m, mechanisms.MaxDiscretizeM)
-		}
-	}
-	return m, nil
+	return segments / 2, nil
 }
 
 // mdVector builds the cell's vector mechanism and returns it with the grid
 // parameter m (0 without discretisation).
-func mdVector(c *CellSpec) (mechanisms.Vector, int, error) {
-	m, err := mdParams(c.Params)
+func mdVector(c *experiment.CellSpec) (mechanisms.Vector, int, error) {
+	m, err := mdGrid(c.Params)
 	if err != nil {
 		return nil, 0, err
 	}
-	if m == 0 && contains(c.Metrics, "bits") {
+	if m == 0 && slices.Contains(c.Metrics, "bits") {
 		return nil, 0, fmt.Errorf("metric bits: defined for discretised cells only (give params.levels or params.segments)")
 	}
 	d := c.Dataset.Dim()
@@ -136,16 +124,14 @@ func mdVector(c *CellSpec) (mechanisms.Vector, int, error) {
 	return v, m, err
 }
 
-func (meanMDKind) Prepare(c *CellSpec) (CellRun, error) {
+// Prepare implements experiment.Kind.
+func (MD) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	v, m, err := mdVector(c)
 	if err != nil {
 		return nil, err
 	}
 	d := c.Dataset.Dim()
 	n := c.N
-	if n > c.Dataset.Rows() {
-		return nil, fmt.Errorf("dataset %s has %d rows, fewer than n = %d", c.Dataset.Name, c.Dataset.Rows(), n)
-	}
 	xs := c.Dataset.Values[:n*d]
 	// CoordinateVariance depends on the coordinate's own input only, so
 	// the theory is one sum over all n·d values.
@@ -154,7 +140,7 @@ func (meanMDKind) Prepare(c *CellSpec) (CellRun, error) {
 		s += v.CoordinateVariance(x)
 	}
 	fn := float64(n)
-	r := &meanMDRun{
+	r := &mdRun{
 		v:       v,
 		d:       d,
 		xs:      xs,
@@ -180,7 +166,7 @@ func subsetBits(d, k int) int {
 	return c.Sub(c, big.NewInt(1)).BitLen()
 }
 
-type meanMDRun struct {
+type mdRun struct {
 	v       mechanisms.Vector
 	d       int
 	xs      []float64 // n rows of d values, row-major
@@ -192,7 +178,7 @@ type meanMDRun struct {
 
 // Trial simulates every user once. The two d-vectors are the trial's
 // scratch; nothing is allocated per report.
-func (r *meanMDRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+func (r *mdRun) Trial(_ context.Context, _ int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	d := r.d
 	sums := make([]float64, 2*d)
 	sums, dst := sums[:d], sums[d:]
@@ -221,12 +207,12 @@ func (r *meanMDRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measureme
 		case "bits":
 			v = r.bits
 		}
-		out = append(out, Measurement{m, v})
+		out = append(out, experiment.Measurement{Metric: m, Value: v})
 	}
 	return out, nil
 }
 
-func (r *meanMDRun) Theory(metric string) (float64, bool) {
+func (r *mdRun) Theory(metric string) (float64, bool) {
 	switch metric {
 	case "mse":
 		return r.mse, true

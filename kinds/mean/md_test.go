@@ -1,4 +1,4 @@
-package harness
+package mean
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/results"
 )
@@ -17,7 +19,7 @@ import (
 // registeredMD keeps the methods of a mean-md spec that can be built now
 // (the 1-D mechanisms of Zhao et al. may not all be registered yet), and
 // fails if none is left.
-func registeredMD(t *testing.T, s *Spec) {
+func registeredMD(t *testing.T, s *harness.Spec) {
 	t.Helper()
 	var keep []string
 	for _, m := range s.Axes.Method {
@@ -40,16 +42,16 @@ func registeredMD(t *testing.T, s *Spec) {
 // registered methods) and returns its rows.
 func runShipped(t *testing.T, name string) []results.Row {
 	t.Helper()
-	spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+	spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", name+".toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	registeredMD(t, spec)
 	dir := t.TempDir()
-	if _, err := Run(context.Background(), spec, Options{OutDir: dir, Quick: true}); err != nil {
+	if _, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: dir, Quick: true}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,8 +92,8 @@ func TestShippedMeanMDMatchesTheory(t *testing.T) {
 	}
 }
 
-// mdCell returns a CellSpec over a small 3-dimensional dataset.
-func mdCell(t *testing.T, method string, eps float64, params map[string]string, metrics ...string) *CellSpec {
+// mdCell returns a experiment.CellSpec over a small 3-dimensional dataset.
+func mdCell(t *testing.T, method string, eps float64, params map[string]string, metrics ...string) *experiment.CellSpec {
 	t.Helper()
 	ds, err := datasets.Spec{Name: "g3", Source: "gaussian", Mu: 0.4, Sigma: 0.25, Dims: 3}.Build(50, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
@@ -100,11 +102,11 @@ func mdCell(t *testing.T, method string, eps float64, params map[string]string, 
 	if len(metrics) == 0 {
 		metrics = []string{"mse", "abs"}
 	}
-	return &CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: 40, Params: params, Metrics: metrics}
+	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: 40, Params: mdParams.MustParse(params), Metrics: metrics}
 }
 
 func TestMeanMDCheck(t *testing.T) {
-	k := meanMDKind{}
+	k := MD{}
 	for _, c := range []struct {
 		method string
 		params map[string]string
@@ -117,12 +119,14 @@ func TestMeanMDCheck(t *testing.T) {
 		{"pm", map[string]string{"levels": "21"}, true, ""},
 		{"pm", map[string]string{"segments": "2000"}, true, ""},
 		{"pm", map[string]string{"levels": "0"}, false, ""},
-		{"pm", map[string]string{"levels": "20"}, false, "params.levels = 20: the number of output possibilities 2m+1 must be odd"},
+		{"pm", map[string]string{"levels": "20"}, false, "axes.params.levels: 20: the number of output possibilities 2m+1 must be odd"},
 		{"pm", map[string]string{"levels": "1"}, false, "must be odd and ≥ 3"},
-		{"pm", map[string]string{"segments": "7"}, false, "params.segments = 7: the number of segments 2m must be even"},
-		{"pm", map[string]string{"levels": "x"}, false, `params.levels = "x": not an integer`},
-		{"pm", map[string]string{"levels": "5", "segments": "4"}, false, "params.levels and params.segments: give the grid once"},
-		{"pm", map[string]string{"level": "5"}, false, "params.level: unknown parameter of kind mean-md"},
+		{"pm", map[string]string{"segments": "7"}, false, "axes.params.segments: 7: the number of segments 2m must be even"},
+		{"pm", map[string]string{"levels": "x"}, false, `axes.params.levels: "x": want an integer in [0, `},
+		{"pm", map[string]string{"levels": "-3"}, false, `axes.params.levels: "-3": want an integer in [0, `},
+		{"pm", map[string]string{"segments": "2097153"}, false, `axes.params.segments: "2097153": want an integer in [0, `},
+		{"pm", map[string]string{"levels": "5", "segments": "4"}, false, "axes.params.segments: give the grid once"},
+		{"pm", map[string]string{"level": "5"}, false, "axes.params.level: unknown parameter (valid: levels, segments)"},
 		{"duchi", map[string]string{"levels": "5"}, false, "method duchi with params levels/segments"},
 		{"laplace", map[string]string{"segments": "10"}, false, "method laplace with params levels/segments"},
 		{"sw", map[string]string{"levels": "5"}, false, "domain is [0, 1]"},
@@ -134,7 +138,7 @@ func TestMeanMDCheck(t *testing.T) {
 		if c.bits {
 			metrics = append(metrics, "bits")
 		}
-		err := k.Check(mdCell(t, c.method, 2, c.params, metrics...))
+		err := checkRaw(k, mdCell(t, c.method, 2, nil, metrics...), c.params)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s %v: %v", c.method, c.params, err)
@@ -164,7 +168,7 @@ func TestMeanMDTheory(t *testing.T) {
 			metrics = append(metrics, "bits")
 		}
 		cell := mdCell(t, c.method, c.eps, c.params, metrics...)
-		run, err := meanMDKind{}.Prepare(cell)
+		run, err := MD{}.Prepare(context.Background(), cell)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +192,7 @@ func TestMeanMDTheory(t *testing.T) {
 		if _, ok := run.Theory("abs"); ok {
 			t.Errorf("%s: abs has a theory", c.method)
 		}
-		r := run.(*meanMDRun)
+		r := run.(*mdRun)
 		for j := range d {
 			s := 0.0
 			for i := range n {
@@ -218,17 +222,17 @@ func TestMeanMDTrialAllocs(t *testing.T) {
 		for _, n := range []int{10, 40} {
 			cell := mdCell(t, method, 1, map[string]string{}, "mse", "abs")
 			if method == "pm" {
-				cell.Params = map[string]string{"levels": "11"}
+				cell.Params = mdParams.MustParse(map[string]string{"levels": "11"})
 			}
 			cell.N = n
-			run, err := meanMDKind{}.Prepare(cell)
+			run, err := MD{}.Prepare(context.Background(), cell)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			out := make([]Measurement, 0, 4)
+			out := make([]experiment.Measurement, 0, 4)
 			allocs = append(allocs, testing.AllocsPerRun(20, func() {
-				out, _ = run.Trial(0, rng, out[:0])
+				out, _ = run.Trial(context.Background(), 0, rng, out[:0])
 			}))
 		}
 		if allocs[0] != allocs[1] || allocs[0] > 1 {
@@ -240,9 +244,9 @@ func TestMeanMDTrialAllocs(t *testing.T) {
 // TestMeanMDSmallRun: a mean-md spec as a Go value runs, is byte-identical
 // at -j 1 and -j 3, and the summaries carry the theory.
 func TestMeanMDSmallRun(t *testing.T) {
-	s := &Spec{
+	s := &harness.Spec{
 		Name: "md", Kind: "mean-md", Seed: 3, Trials: 5, Metrics: []string{"mse", "abs"},
-		Axes: Axes{Method: []string{"pm", "duchi"}, Eps: []float64{1, 6}, N: []int{500}},
+		Axes: harness.Axes{Method: []string{"pm", "duchi"}, Eps: []float64{1, 6}, N: []int{500}},
 		Datasets: []datasets.Spec{
 			{Name: "g4", Source: "gaussian", Mu: 0.5, Sigma: 0.25, Dims: 4},
 			{Name: "u1", Source: "uniform"},

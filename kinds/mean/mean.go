@@ -1,28 +1,40 @@
-package harness
+package mean
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
 
-// meanKind is mean estimation: every user sends one report of its value
-// through an unbiased mechanism and the collector averages the reports. The
-// truth is the dataset's own mean.
+// Mean is kind mean, one-dimensional mean estimation: every user sends one
+// report of its value through an unbiased mechanism (any registered name;
+// "*" is every one) and the collector averages the reports. The truth is
+// the dataset's own mean. It takes no parameters.
 //
 // Metrics: mse (squared error of the trial; its mean over trials is the MSE,
 // and the summary adds rmse) and abs (absolute error). The theory of mse is
 // exact: (1/n²)·Σᵢ Var(Y | xᵢ) over the dataset's values.
-type meanKind struct{}
+type Mean struct{}
 
-func (meanKind) Name() string         { return "mean" }
-func (meanKind) Metrics() []string    { return []string{"mse", "abs"} }
-func (meanKind) AllMethods() []string { return mechanisms.Names() }
+// Name implements experiment.Kind.
+func (Mean) Name() string { return "mean" }
 
-func (meanKind) Check(c *CellSpec) error {
+// Metrics implements experiment.Kind.
+func (Mean) Metrics() []string { return []string{"mse", "abs"} }
+
+// Params implements experiment.Kind: none.
+func (Mean) Params() experiment.ParamSet { return nil }
+
+// AllMethods implements experiment.MethodLister: every registered mechanism.
+func (Mean) AllMethods() []string { return mechanisms.Names() }
+
+// Check implements experiment.Kind.
+func (Mean) Check(c *experiment.CellSpec) error {
 	if d := c.Dataset.Dim(); d > 1 {
 		return fmt.Errorf("dataset %s has %d attributes per row; the mean kind takes one (use kind mean-md)", c.Dataset.Name, d)
 	}
@@ -32,7 +44,7 @@ func (meanKind) Check(c *CellSpec) error {
 
 // unbiasedMechanism builds the cell's mechanism as an unbiased estimate on
 // [-1, 1] with its closed-form variance.
-func unbiasedMechanism(c *CellSpec) (mechanisms.Estimate, error) {
+func unbiasedMechanism(c *experiment.CellSpec) (mechanisms.Estimate, error) {
 	m, err := mechanisms.New(c.Method, c.Eps)
 	if err != nil {
 		return nil, err
@@ -40,16 +52,13 @@ func unbiasedMechanism(c *CellSpec) (mechanisms.Estimate, error) {
 	return mechanisms.Unbiased(m)
 }
 
-func (meanKind) Prepare(c *CellSpec) (CellRun, error) {
+// Prepare implements experiment.Kind.
+func (Mean) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	est, err := unbiasedMechanism(c)
 	if err != nil {
 		return nil, err
 	}
-	xs := c.Dataset.Values
-	if c.N > len(xs) {
-		return nil, fmt.Errorf("dataset %s has %d values, fewer than n = %d", c.Dataset.Name, len(xs), c.N)
-	}
-	xs = xs[:c.N]
+	xs := c.Dataset.Values[:c.N]
 	var truth float64
 	for _, x := range xs {
 		truth += x
@@ -72,7 +81,7 @@ type meanRun struct {
 	metrics []string
 }
 
-func (r *meanRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+func (r *meanRun) Trial(_ context.Context, _ int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	var buf [estimators.ChunkSize]float64
 	mean, err := estimators.MeanOfReports(r.est, r.xs, rng, buf[:])
 	if err != nil {
@@ -86,7 +95,7 @@ func (r *meanRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement
 		case "abs":
 			v = metrics.AbsError(mean, r.truth)
 		}
-		out = append(out, Measurement{m, v})
+		out = append(out, experiment.Measurement{Metric: m, Value: v})
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package harness
+package mean
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -75,15 +76,15 @@ func requireTheory(t *testing.T, label string, rows []results.Row) {
 // The shipped spec at quick scale: every cell's measured MSE agrees with the
 // exact theory (1/n²)Σ Var(Y|xᵢ).
 func TestShippedSpecMatchesTheory(t *testing.T) {
-	spec, err := LoadSpec(filepath.Join("..", "runs", "mean-synthetic.toml"))
+	spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", "mean-synthetic.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := Run(context.Background(), spec, Options{OutDir: dir, Quick: true}); err != nil {
+	if _, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: dir, Quick: true}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

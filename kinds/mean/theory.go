@@ -1,14 +1,16 @@
-package harness
+package mean
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// theoryKind evaluates closed forms instead of sampling: each cell is one
+// Theory is kind theory: it evaluates closed forms instead of sampling: each cell is one
 // mechanism at one budget, and its single trial reports the worst-case
 // variance on the [-1, 1] input scale (and the variance at x = 0 and x = 1).
 // Specs of this kind draw the papers' theory figures; they need no dataset
@@ -18,33 +20,47 @@ import (
 // mechanism named by the cell's "reference" parameter (axes.params), at the
 // same budget: the relative comparisons of Zhao et al. Fig. 1 and
 // Baek & Chung Fig. 2, where differences of a few percent decide the claims.
-type theoryKind struct{}
+type Theory struct{}
 
 var theoryMetrics = []string{"worst_case_variance", "variance_at_0", "variance_at_1", "worst_case_ratio"}
 
-func (theoryKind) Name() string         { return "theory" }
-func (theoryKind) Metrics() []string    { return slices.Concat(theoryMetrics, theoryExtraMetrics) }
-func (theoryKind) AllMethods() []string { return mechanisms.Names() }
+var theoryParams = experiment.ParamSet{
+	experiment.StringParam("reference", "the mechanism that worst_case_ratio and worst_case_gain_pct compare with, at the same ε"),
+}
 
-func (k theoryKind) Check(c *CellSpec) error {
-	_, err := k.Prepare(c)
+// Name implements experiment.Kind.
+func (Theory) Name() string { return "theory" }
+
+// Metrics implements experiment.Kind.
+func (Theory) Metrics() []string { return slices.Concat(theoryMetrics, theoryExtraMetrics) }
+
+// Params implements experiment.Kind.
+func (Theory) Params() experiment.ParamSet { return theoryParams }
+
+// AllMethods implements experiment.MethodLister: every registered mechanism.
+func (Theory) AllMethods() []string { return mechanisms.Names() }
+
+// Check implements experiment.Kind: it builds the cell, which is cheap.
+func (k Theory) Check(c *experiment.CellSpec) error {
+	_, err := k.Prepare(context.Background(), c)
 	return err
 }
 
-func (theoryKind) Prepare(c *CellSpec) (CellRun, error) {
+// Prepare implements experiment.Kind.
+func (Theory) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	est, err := unbiasedMechanism(c)
 	if err != nil {
 		return nil, err
 	}
 	r := &theoryRun{est: est, metrics: c.Metrics}
 	if slices.ContainsFunc(c.Metrics, usesReference) {
-		name, ok := c.Params["reference"]
+		name, ok := c.Params.Lookup("reference")
 		if !ok {
-			return nil, fmt.Errorf("metrics worst_case_ratio and worst_case_gain_pct need the parameter axes.params.reference (a mechanism name)")
+			return nil, theoryParams.Errorf("reference", "metrics worst_case_ratio and worst_case_gain_pct need it (a mechanism name)")
 		}
-		ref, err := unbiasedMechanism(&CellSpec{Method: name, Eps: c.Eps})
+		ref, err := unbiasedMechanism(&experiment.CellSpec{Method: name, Eps: c.Eps})
 		if err != nil {
-			return nil, fmt.Errorf("axes.params.reference: %w", err)
+			return nil, theoryParams.Errorf("reference", "%v", err)
 		}
 		r.reference = ref
 	}
@@ -57,13 +73,13 @@ type theoryRun struct {
 	metrics   []string
 }
 
-func (r *theoryRun) Trial(trial int, _ *rand.Rand, out []Measurement) ([]Measurement, error) {
+func (r *theoryRun) Trial(_ context.Context, trial int, _ *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	if trial != 0 {
 		return out, fmt.Errorf("the theory kind is deterministic: set trials = 1")
 	}
 	for _, m := range r.metrics {
 		v, _ := r.Theory(m)
-		out = append(out, Measurement{m, v})
+		out = append(out, experiment.Measurement{Metric: m, Value: v})
 	}
 	return out, nil
 }

@@ -1,8 +1,11 @@
-package harness
+package mean
 
 import (
+	"context"
 	"math"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/experiment"
 )
 
 // TestNOutputTheorySpec runs runs/noutput-theory.toml and checks the rows
@@ -73,12 +76,12 @@ func TestNOutputTheorySpec(t *testing.T) {
 // TestTheoryGainNeedsReference: the gain metric asks for the reference
 // parameter like worst_case_ratio.
 func TestTheoryGainNeedsReference(t *testing.T) {
-	c := &CellSpec{Method: "n-output", Eps: 2, Metrics: []string{"worst_case_gain_pct"}}
-	if _, err := (theoryKind{}).Prepare(c); err == nil {
+	c := &experiment.CellSpec{Method: "n-output", Eps: 2, Metrics: []string{"worst_case_gain_pct"}}
+	if _, err := (Theory{}).Prepare(context.Background(), c); err == nil {
 		t.Error("worst_case_gain_pct without params.reference accepted")
 	}
-	c.Params = map[string]string{"reference": "pm-sub"}
-	run, err := theoryKind{}.Prepare(c)
+	c.Params = theoryParams.MustParse(map[string]string{"reference": "pm-sub"})
+	run, err := Theory{}.Prepare(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
