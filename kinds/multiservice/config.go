@@ -1,7 +1,8 @@
-package harness
+package multiservice
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -9,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// The parameters of kind multiservice (the spec's axes.params; every key is
-// checked, and an error names it).
+// The parameters of kind multiservice (the spec's axes.params, msParams;
+// every key is checked, and an error names it).
 //
 //	services       the services, in order: entries "mech" or "mech:ε"
 //	               separated by commas (mech a registered name, or the
@@ -81,7 +83,31 @@ var msNamedServices = map[string]string{
 // msAliases are the paper's mechanism names.
 var msAliases = map[string]string{"sr": "duchi", "lap": "laplace"}
 
-var msParamKeys = []string{"bins", "config", "group", "groups", "h", "laplace_clamp", "ll_tol", "m", "max_iter", "out_buckets", "pm_lookup", "services", "smooth", "stop", "theta_tol", "threads", "v"}
+// msParams declares the parameters above; the runner checks types and
+// bounds, parseMSConfig what depends on the cell (the services, config
+// against the alternatives, groups against the services).
+var msParams = experiment.ParamSet{
+	experiment.StringParam("services", `the services: "mech" or "mech:ε" entries separated by commas, "|" between alternatives, or a named configuration (A1–A4, C1–C4, A, C); required`),
+	experiment.IntParam("config", 1, msMaxServices, "with alternatives in services: the 1-based number of the one to use"),
+	experiment.IntParam("m", 1, msMaxServices, "cycle the services list to m services (default its length)"),
+	experiment.StringParam("groups", `user groups reporting to subsets of the services: "fig8" or "1+2,1+3,..." (default: every user reports to every service)`),
+	experiment.StringParam("group", `with groups: "all" (default) or the 1-based group whose users are scored`),
+	experiment.IntParam("h", 2, 1<<16, "input buckets of UWA's posterior (default 100)"),
+	experiment.IntParam("out_buckets", 1, 1<<16, "output buckets of PM and SW in UWA's posterior (default h)"),
+	experiment.EnumParam("pm_lookup", []string{estimators.PMLookupBucket, estimators.PMLookupAuthors}, "PM's likelihood lookup in UWA: bucket (default) | authors (ERRATA E4.2, compat only)"),
+	experiment.BoolParam("laplace_clamp", "clamp Laplace reports in UWA (ERRATA E4.3, compat only; default false)"),
+	experiment.IntParam("threads", 1, 1024, "goroutines of one estimator call (default GOMAXPROCS; results do not depend on it)"),
+	experiment.IntParam("bins", 2, 1<<15, "bins of the distribution estimate on [-1, 1] (default 1024)"),
+	experiment.BoolParam("smooth", "EMS smoothing of ULE and EMS (default true; false is the paper's plain EM, ERRATA E4.4)"),
+	experiment.EnumParam("stop", []string{string(estimators.StopAuthors), string(estimators.StopConverged)}, "EM stopping rule (default authors)"),
+	experiment.PositiveParam("ll_tol", "EM log-likelihood tolerance: absolute under stop = authors (default 1e-3), relative under converged (default 1e-10)"),
+	experiment.IntParam("max_iter", 1, math.MaxInt32, "EM iteration cap (default 10,000 authors, 100,000 converged)"),
+	experiment.PositiveParam("theta_tol", "EM L1 tolerance on θ of stop = converged (default 1e-12)"),
+	experiment.FloatParam("v", -1, 1, "the input of metric variance (Fig. 3)"),
+}
+
+// msMaxServices bounds m and config.
+const msMaxServices = 4096
 
 // msService is one service of a cell: its registry name and budget.
 type msService struct {
@@ -106,53 +132,17 @@ type msConfig struct {
 }
 
 func msParamError(key, format string, args ...any) error {
-	return fmt.Errorf("params.%s: %s", key, fmt.Sprintf(format, args...))
+	return msParams.Errorf(key, format, args...)
 }
 
 // parseMSConfig parses and checks a cell's parameters and builds its
 // mechanisms.
-func parseMSConfig(c *CellSpec) (*msConfig, error) {
+func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 	p := c.Params
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !contains(msParamKeys, k) {
-			return nil, fmt.Errorf("params.%s: unknown parameter of kind multiservice (valid: %s)", k, strings.Join(msParamKeys, ", "))
-		}
-	}
-	cfg := &msConfig{group: -1, bins: estimators.DefaultBins, v: math.NaN()}
-	get := func(k string) (string, bool) {
-		v, ok := p[k]
-		return strings.TrimSpace(v), ok
-	}
-	atoi := func(k string, lo, hi int) (int, bool, error) {
-		s, ok := get(k)
-		if !ok {
-			return 0, false, nil
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < lo || n > hi {
-			return 0, false, msParamError(k, "%q: want an integer in [%d, %d]", s, lo, hi)
-		}
-		return n, true, nil
-	}
-	boolean := func(k string, def bool) (bool, error) {
-		s, ok := get(k)
-		if !ok {
-			return def, nil
-		}
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			return false, msParamError(k, "%q: want true or false", s)
-		}
-		return b, nil
-	}
+	cfg := &msConfig{group: -1, bins: p.Int("bins", estimators.DefaultBins), v: p.Float("v", math.NaN())}
 
 	// Services.
-	spec, ok := get("services")
+	spec, ok := p.Lookup("services")
 	if !ok || spec == "" {
 		return nil, msParamError("services", "is required: the services as \"duchi,laplace,pm,sw\", \"duchi:0.1,pm:0.2\" or a named configuration (%s)", strings.Join(msNamedList(), ", "))
 	}
@@ -160,12 +150,12 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 		spec = named
 	}
 	alts := strings.Split(spec, "|")
-	if k, ok, err := atoi("config", 1, len(alts)); err != nil {
-		return nil, err
-	} else if ok {
+	if k := p.Int("config", 0); k > len(alts) {
+		return nil, msParamError("config", "%d: want an integer in [1, %d] (the alternatives of params.services)", k, len(alts))
+	} else if k > 0 {
 		spec = alts[k-1]
 	} else if len(alts) > 1 {
-		return nil, msParamError("services", "%q lists %d alternatives: choose one with params.config", p["services"], len(alts))
+		return nil, msParamError("services", "%q lists %d alternatives: choose one with params.config", p.String("services", ""), len(alts))
 	}
 	spec = strings.TrimSpace(spec)
 	if named, ok := msNamedServices[spec]; ok {
@@ -193,9 +183,7 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 		}
 		cfg.services = append(cfg.services, s)
 	}
-	if m, ok, err := atoi("m", 1, 4096); err != nil {
-		return nil, err
-	} else if ok {
+	if m := p.Int("m", 0); m > 0 {
 		base := cfg.services
 		cfg.services = make([]msService, m)
 		for j := range cfg.services {
@@ -208,7 +196,7 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 			total += s.eps
 		}
 		if math.Abs(total-c.Eps) > 1e-9*total {
-			return nil, fmt.Errorf("axes.eps = %v: every service of params.services = %q names its budget, so the cell's ε must be their total, %v (each user's budget over all services)", c.Eps, p["services"], roundBudget(total))
+			return nil, fmt.Errorf("axes.eps = %v: every service of axes.params.services = %q names its budget, so the cell's ε must be their total, %v (each user's budget over all services)", c.Eps, p.String("services", ""), roundBudget(total))
 		}
 	}
 	for _, s := range cfg.services {
@@ -223,7 +211,7 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 	}
 
 	// Groups.
-	if g, ok := get("groups"); ok {
+	if g, ok := p.Lookup("groups"); ok {
 		subsets, names, err := parseMSGroups(g, len(cfg.services))
 		if err != nil {
 			return nil, err
@@ -236,7 +224,7 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 			}
 		}
 	}
-	if g, ok := get("group"); ok && g != "all" {
+	if g, ok := p.Lookup("group"); ok && g != "all" {
 		if cfg.groups == nil {
 			return nil, msParamError("group", "%q needs params.groups", g)
 		}
@@ -247,90 +235,25 @@ func parseMSConfig(c *CellSpec) (*msConfig, error) {
 		cfg.group = n - 1
 	}
 
-	// Estimator options.
-	var err error
-	if cfg.post.Buckets, _, err = atoi("h", 2, 1<<16); err != nil {
-		return nil, err
-	}
-	if cfg.post.OutBuckets, _, err = atoi("out_buckets", 1, 1<<16); err != nil {
-		return nil, err
-	}
-	if s, ok := get("pm_lookup"); ok {
-		if s != estimators.PMLookupBucket && s != estimators.PMLookupAuthors {
-			return nil, msParamError("pm_lookup", "%q: want %q or %q (ERRATA E4.2)", s, estimators.PMLookupBucket, estimators.PMLookupAuthors)
-		}
-		cfg.post.PMLookup = s
-	}
-	if cfg.post.LaplaceClamp, err = boolean("laplace_clamp", false); err != nil {
-		return nil, err
-	}
-	if cfg.threads, _, err = atoi("threads", 1, 1024); err != nil {
-		return nil, err
-	}
-	if b, ok, err := atoi("bins", 2, 1<<15); err != nil {
-		return nil, err
-	} else if ok {
-		cfg.bins = b
-	}
-	smooth, err := boolean("smooth", true)
-	if err != nil {
-		return nil, err
-	}
-	cfg.em.NoSmooth = !smooth
-	if s, ok := get("stop"); ok {
-		switch estimators.StopRule(s) {
-		case estimators.StopAuthors, estimators.StopConverged:
-			cfg.em.Stop = estimators.StopRule(s)
-		default:
-			return nil, msParamError("stop", "%q: want %q or %q", s, estimators.StopAuthors, estimators.StopConverged)
-		}
-	}
-	if cfg.em.LLTol, err = positiveFloat(p, "ll_tol"); err != nil {
-		return nil, err
-	}
-	if cfg.em.ThetaTol, err = positiveFloat(p, "theta_tol"); err != nil {
-		return nil, err
-	}
-	if cfg.em.MaxIter, _, err = atoi("max_iter", 1, math.MaxInt32); err != nil {
-		return nil, err
-	}
+	// Estimator options: 0 (absent) means the estimators' default.
+	cfg.post.Buckets = p.Int("h", 0)
+	cfg.post.OutBuckets = p.Int("out_buckets", 0)
+	cfg.post.PMLookup = p.String("pm_lookup", "")
+	cfg.post.LaplaceClamp = p.Bool("laplace_clamp", false)
+	cfg.threads = p.Int("threads", 0)
+	cfg.em.NoSmooth = !p.Bool("smooth", true)
+	cfg.em.Stop = estimators.StopRule(p.String("stop", ""))
+	cfg.em.LLTol = p.Float("ll_tol", 0)
+	cfg.em.ThetaTol = p.Float("theta_tol", 0)
+	cfg.em.MaxIter = p.Int("max_iter", 0)
 	cfg.em.Workers = cfg.threads
-	if s, ok := get("v"); ok {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(v >= -1 && v <= 1) {
-			return nil, msParamError("v", "%q: want a number in [-1, 1]", s)
-		}
-		cfg.v = v
-	}
 	return cfg, nil
-}
-
-// positiveFloat parses the optional parameter key as a finite number > 0;
-// 0 when absent (EMOptions' "default" for the tolerances).
-func positiveFloat(p map[string]string, key string) (float64, error) {
-	s, ok := p[key]
-	if !ok {
-		return 0, nil
-	}
-	s = strings.TrimSpace(s)
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return 0, msParamError(key, "%q: want a finite number > 0", s)
-	}
-	return v, nil
 }
 
 // roundBudget prints a sum of decimal budgets without the binary noise.
 func roundBudget(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
 
-func msNamedList() []string {
-	names := make([]string, 0, len(msNamedServices))
-	for k := range msNamedServices {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
+func msNamedList() []string { return slices.Sorted(maps.Keys(msNamedServices)) }
 
 // parseMSGroups parses params.groups into the 0-based service subsets of
 // the groups and their names.

@@ -1,6 +1,7 @@
-package harness
+package multiservice
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -16,14 +17,14 @@ import (
 // (iterations, stop reason). The transition matrices are built once per
 // cell, outside the timed call (Table 1 times "bucket vector deduplication
 // plus EMS").
-type msEMEstimator func(reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
+type msEMEstimator func(ctx context.Context, reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
 
 // newMSEMEstimator binds a distribution method to the estimators of
 // package estimators (ULE and EMS, p4 spec §5): ule over every active
 // service, ems-<s> over service s alone, ems-best over each active service
 // alone, keeping the estimate nearest truth. local maps a service to its
-// index among the active services. em carries the run's context, so every
-// EM run stops when the run is cancelled.
+// index among the active services. Every EM run watches the context it is
+// called with, so it stops when the run is cancelled.
 func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msEMEstimator, error) {
 	switch m.name {
 	case "ule":
@@ -31,8 +32,8 @@ func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechan
 		if err != nil {
 			return nil, err
 		}
-		return func(reports [][]float64) ([]float64, estimators.EMInfo, error) {
-			return estimators.ULE(reports, svcs, em)
+		return func(ctx context.Context, reports [][]float64) ([]float64, estimators.EMInfo, error) {
+			return estimators.ULE(ctx, reports, svcs, em)
 		}, nil
 	case "ems":
 		t := local(m.service)
@@ -40,8 +41,8 @@ func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechan
 		if err != nil {
 			return nil, err
 		}
-		return func(reports [][]float64) ([]float64, estimators.EMInfo, error) {
-			return estimators.EMS(reports[t], svc, em)
+		return func(ctx context.Context, reports [][]float64) ([]float64, estimators.EMInfo, error) {
+			return estimators.EMS(ctx, reports[t], svc, em)
 		}, nil
 	case "ems-best":
 		return newMSEMSBest(mechs, bins, em, truth)
@@ -69,12 +70,12 @@ func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOption
 		}
 		svcs[t] = svc
 	}
-	return func(reports [][]float64) ([]float64, estimators.EMInfo, error) {
+	return func(ctx context.Context, reports [][]float64) ([]float64, estimators.EMInfo, error) {
 		var best []float64
 		var bestInfo estimators.EMInfo
 		bestJS := math.Inf(1)
 		for t, svc := range svcs {
-			h, info, err := estimators.EMS(reports[t], svc, em)
+			h, info, err := estimators.EMS(ctx, reports[t], svc, em)
 			if err != nil {
 				return nil, estimators.EMInfo{}, err
 			}

@@ -1,7 +1,8 @@
-package harness
+package multiservice
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -25,7 +27,7 @@ import (
 func msDistRun(t *testing.T, method string, eps float64, n int, params map[string]string) *msRun {
 	t.Helper()
 	cs := msCellSpec(t, method, eps, n, params, "js-div", "js-dist", "kl", "em_iterations")
-	run, err := multiserviceKind{}.Prepare(cs)
+	run, err := Kind{}.Prepare(context.Background(), cs)
 	if err != nil {
 		t.Fatalf("%s %v: %v", method, params, err)
 	}
@@ -105,7 +107,7 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 		if iters < 1 {
 			t.Errorf("%s: %d EM iterations", name, iters)
 		}
-		ms, err := r.Trial(0, rand.New(rand.NewPCG(7, 7)), nil)
+		ms, err := r.Trial(context.Background(), 0, rand.New(rand.NewPCG(7, 7)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,9 +201,9 @@ func TestMSDistLogLikelihoodMonotone(t *testing.T) {
 // Distribution cells give byte-identical rows at -j 1 and -j 2 (js-div and
 // em_iterations included: EM's accumulators are cut into fixed blocks).
 func TestMSDistDeterministic(t *testing.T) {
-	spec := &Spec{
+	spec := &harness.Spec{
 		Name: "ms-dist-det", Kind: "multiservice", Seed: 5, Trials: 2, Metrics: []string{"js-div", "em_iterations"},
-		Axes: Axes{
+		Axes: harness.Axes{
 			Method: []string{"ule", "ems-pm"},
 			Eps:    []float64{0.3}, N: []int{20000},
 			Params: map[string][]string{"services": {"sr,pm,sw"}, "stop": {"authors"}, "bins": {"256"}},
@@ -209,8 +211,8 @@ func TestMSDistDeterministic(t *testing.T) {
 		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
 	}
 	a, b := runMS(t, spec, 1), runMS(t, spec, 2)
-	ra, _ := os.ReadFile(filepath.Join(a, RowsFile))
-	rb, _ := os.ReadFile(filepath.Join(b, RowsFile))
+	ra, _ := os.ReadFile(filepath.Join(a, harness.RowsFile))
+	rb, _ := os.ReadFile(filepath.Join(b, harness.RowsFile))
 	if len(ra) == 0 || !bytes.Equal(ra, rb) {
 		t.Error("rows.csv differs between -j 1 and -j 2")
 	}
@@ -228,7 +230,7 @@ var msDistSpecs = []string{
 // exercised at its quick n in seconds (the converged EM runs dominate: up to
 // ~10⁴ iterations at ε = 0.1, each O(bins) for EMS). `ldpbench run SPEC
 // --quick` runs the whole quick grid at 1024 bins.
-func thinMSSpec(s *Spec) {
+func thinMSSpec(s *harness.Spec) {
 	// The claims name axis values that thinning drops (TestShippedClaimsLoad
 	// checks them on the whole spec).
 	s.Claims = nil
@@ -267,7 +269,7 @@ func TestShippedMultiserviceDistSpecs(t *testing.T) {
 		t.Skip("runs the shipped specs")
 	}
 	for _, name := range msDistSpecs {
-		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", name+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +277,7 @@ func TestShippedMultiserviceDistSpecs(t *testing.T) {
 		start := time.Now()
 		dir := runMS(t, spec, 0)
 		t.Logf("%s: %.1f s", name, time.Since(start).Seconds())
-		rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+		rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 		if err != nil {
 			t.Fatal(err)
 		}

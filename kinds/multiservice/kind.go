@@ -1,4 +1,4 @@
-package harness
+package multiservice
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
 
-// multiserviceKind is Du et al.'s multi-service collection ("Privacy for
+// Kind is kind multiservice, Du et al.'s multi-service collection ("Privacy for
 // Free", VLDB 2025; p4 spec): n users each hold one value; m services each
 // hold one ε_j-LDP report per user from their own mechanism, linked by user;
 // a collector estimates the mean or the histogram from all of them at no
@@ -86,7 +87,7 @@ import (
 //
 // A smaller ll_tol or theta_tol, or a larger max_iter, runs further; the
 // em_stop_* metrics say which test ended each run. Every EM run watches
-// the run's context once per iteration (PrepareContext): a cancelled run
+// the run's context once per iteration (Trial's ctx): a cancelled run
 // returns within one iteration, keeping the finished cells for resume.
 //
 // Metrics:
@@ -120,12 +121,18 @@ import (
 //	                     [-1, 1] of one unbiased report of service <s>
 //	                     (single-<s>) or of its raw report (raw-<s>) at the
 //	                     input params.v; use trials = 1
-type multiserviceKind struct{}
+type Kind struct{}
 
-var multiserviceMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds", "variance"}
+var msMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds", "variance"}
 
-func (multiserviceKind) Name() string      { return "multiservice" }
-func (multiserviceKind) Metrics() []string { return multiserviceMetrics }
+// Name implements experiment.Kind.
+func (Kind) Name() string { return "multiservice" }
+
+// Metrics implements experiment.Kind.
+func (Kind) Metrics() []string { return msMetrics }
+
+// Params implements experiment.Kind (config.go).
+func (Kind) Params() experiment.ParamSet { return msParams }
 
 // msMethodClass is what a method estimates.
 type msMethodClass int
@@ -221,12 +228,13 @@ type msCell struct {
 	sample bool
 }
 
-func (multiserviceKind) Check(c *CellSpec) error {
+// Check implements experiment.Kind.
+func (Kind) Check(c *experiment.CellSpec) error {
 	_, err := checkMSCell(c)
 	return err
 }
 
-func checkMSCell(c *CellSpec) (*msCell, error) {
+func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
 	if d := c.Dataset.Dim(); d > 1 {
 		return nil, fmt.Errorf("dataset %s has %d attributes per row; kind multiservice takes one", c.Dataset.Name, d)
 	}
@@ -249,7 +257,7 @@ func checkMSCell(c *CellSpec) (*msCell, error) {
 			cell.sample = true
 		}
 	}
-	if contains(c.Metrics, "variance") && math.IsNaN(cfg.v) {
+	if slices.Contains(c.Metrics, "variance") && math.IsNaN(cfg.v) {
 		return nil, fmt.Errorf("metric variance needs the input params.v")
 	}
 	if cfg.group >= 0 {
@@ -318,21 +326,15 @@ func msBoundedCheck(m mechanisms.Mechanism) error {
 	return fmt.Errorf("neither discrete nor continuous: no likelihood")
 }
 
-func (k multiserviceKind) Prepare(c *CellSpec) (CellRun, error) {
-	return k.PrepareContext(context.Background(), c)
-}
-
-// PrepareContext prepares a cell whose EM runs watch ctx (the run's): they
-// return an error wrapping ctx.Err() within one iteration of its end.
-func (multiserviceKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
+// Prepare implements experiment.Kind. The cell's EM runs watch the
+// context their Trial is given: they return an error wrapping ctx.Err()
+// within one iteration of its end.
+func (Kind) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	cell, err := checkMSCell(c)
 	if err != nil {
 		return nil, err
 	}
 	cfg := cell.cfg
-	// A copy: cfg is the cell's, and the context is this run's.
-	em := cfg.em
-	em.Context = ctx
 	r := &msRun{cell: cell, metrics: c.Metrics, theory: map[string]float64{}}
 	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
 	for t, j := range cell.active {
@@ -340,7 +342,10 @@ func (multiserviceKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRu
 	}
 	// The variance metric needs no data.
 	if m := cell.method; m.service >= 0 && !math.IsNaN(cfg.v) {
-		u, _ := estimators.NewUnbiaser(cfg.mechs[m.service])
+		u, err := estimators.NewUnbiaser(cfg.mechs[m.service])
+		if err != nil {
+			return nil, err
+		}
 		if m.name == "raw" {
 			r.theory["variance"] = u.RawVariance(cfg.v)
 		} else {
@@ -349,9 +354,6 @@ func (multiserviceKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRu
 	}
 	if !cell.sample {
 		return r, nil
-	}
-	if c.N > len(c.Dataset.Values) {
-		return nil, fmt.Errorf("dataset %s has %d values, fewer than n = %d", c.Dataset.Name, len(c.Dataset.Values), c.N)
 	}
 	xs := c.Dataset.Values[cell.lo:cell.hi]
 	r.xs = xs
@@ -384,7 +386,7 @@ func (multiserviceKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRu
 	// Remap the groups' service indices onto the active list (identity
 	// in "all" mode).
 	r.groups = cell.groups
-	if err := r.prepareMethod(c, em); err != nil {
+	if err := r.prepareMethod(cfg.em); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -414,7 +416,7 @@ type msRun struct {
 type msScratch struct{ reports [][]float64 }
 
 // prepareMethod builds the cell's estimator and its theory.
-func (r *msRun) prepareMethod(c *CellSpec, em estimators.EMOptions) error {
+func (r *msRun) prepareMethod(em estimators.EMOptions) error {
 	cell, cfg := r.cell, r.cell.cfg
 	m := cell.method
 	local := func(j int) int { return slices.Index(cell.active, j) } // service → active index
@@ -524,10 +526,11 @@ func (r *msRun) draw(reports [][]float64, rng *rand.Rand) error {
 	return nil
 }
 
-func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+// Trial implements experiment.CellRun.
+func (r *msRun) Trial(ctx context.Context, _ int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	if !r.cell.sample {
 		for _, metric := range r.metrics {
-			out = append(out, Measurement{metric, r.theory[metric]})
+			out = append(out, experiment.Measurement{Metric: metric, Value: r.theory[metric]})
 		}
 		return out, nil
 	}
@@ -544,7 +547,7 @@ func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, 
 	if r.meanEst != nil {
 		mean, err = r.meanEst(sc.reports)
 	} else {
-		hist, info, err = r.distEst(sc.reports)
+		hist, info, err = r.distEst(ctx, sc.reports)
 	}
 	elapsed := time.Since(start).Seconds()
 	if err != nil {
@@ -574,11 +577,12 @@ func (r *msRun) Trial(_ int, rng *rand.Rand, out []Measurement) ([]Measurement, 
 		case "variance":
 			v = r.theory["variance"]
 		}
-		out = append(out, Measurement{metric, v})
+		out = append(out, experiment.Measurement{Metric: metric, Value: v})
 	}
 	return out, nil
 }
 
+// Theory implements experiment.CellRun.
 func (r *msRun) Theory(metric string) (float64, bool) {
 	v, ok := r.theory[metric]
 	return v, ok

@@ -1,4 +1,4 @@
-package harness
+package multiservice
 
 import (
 	"bytes"
@@ -13,12 +13,14 @@ import (
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/results"
 )
 
 // msCellSpec returns a multiservice cell over a Beta(2,5) sample.
-func msCellSpec(t *testing.T, method string, eps float64, n int, params map[string]string, metrics ...string) *CellSpec {
+func msCellSpec(t *testing.T, method string, eps float64, n int, params map[string]string, metrics ...string) *experiment.CellSpec {
 	t.Helper()
 	ds, err := datasets.Spec{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}.Build(max(n, 10), rand.New(rand.NewPCG(4, 4)))
 	if err != nil {
@@ -27,13 +29,13 @@ func msCellSpec(t *testing.T, method string, eps float64, n int, params map[stri
 	if len(metrics) == 0 {
 		metrics = []string{"mse"}
 	}
-	return &CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: n, Params: params, Metrics: metrics}
+	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: n, Params: msParams.MustParse(params), Metrics: metrics}
 }
 
 // Every bad cell is refused by Check, with an error that names what is
 // wrong.
 func TestMultiserviceCheck(t *testing.T) {
-	k := multiserviceKind{}
+	k := Kind{}
 	four := map[string]string{"services": "sr,lap,pm,sw"}
 	with := func(kv ...string) map[string]string {
 		p := map[string]string{}
@@ -108,7 +110,7 @@ func TestMultiserviceCheck(t *testing.T) {
 		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "-1"), []string{"js-div"}, "params.theta_tol"},
 		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "inf"), []string{"js-div"}, "params.theta_tol"},
 	} {
-		err := k.Check(msCellSpec(t, c.method, c.eps, 100, c.params, c.metrics...))
+		err := checkRaw(k, msCellSpec(t, c.method, c.eps, 100, nil, c.metrics...), c.params)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s %v: %v", c.method, c.params, err)
@@ -125,7 +127,7 @@ func TestMultiserviceCheck(t *testing.T) {
 func TestMultiserviceDraw(t *testing.T) {
 	params := map[string]string{"services": "sr,lap,pm,sw", "groups": "1+2,2+3+4,1+4", "group": "all"}
 	c := msCellSpec(t, "ua", 0.5, 10, params)
-	run, err := multiserviceKind{}.Prepare(c)
+	run, err := Kind{}.Prepare(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +162,7 @@ func TestMultiserviceDraw(t *testing.T) {
 	}
 	// Group 2 alone: 3 services, users 4..6, truth their mean.
 	params["group"] = "2"
-	run, err = multiserviceKind{}.Prepare(msCellSpec(t, "ua", 0.5, 10, params))
+	run, err = Kind{}.Prepare(context.Background(), msCellSpec(t, "ua", 0.5, 10, params))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +187,11 @@ func TestMultiserviceVariance(t *testing.T) {
 		{"raw-sw", 4 * sw.RawVariance(0.75)},
 	} {
 		cs := msCellSpec(t, c.method, 1, 1, map[string]string{"services": "sr,sw", "v": "0.5"}, "variance")
-		run, err := multiserviceKind{}.Prepare(cs)
+		run, err := Kind{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, err := run.Trial(0, nil, nil)
+		ms, err := run.Trial(context.Background(), 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,11 +207,11 @@ func TestMultiserviceVariance(t *testing.T) {
 func TestMultiserviceDistribution(t *testing.T) {
 	for _, method := range []string{"ule", "ems-sw"} {
 		cs := msCellSpec(t, method, 1, 3000, map[string]string{"services": "sr,pm,sw", "bins": "32"}, "js-div", "js-dist", "em_iterations")
-		run, err := multiserviceKind{}.Prepare(cs)
+		run, err := Kind{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, err := run.Trial(0, rand.New(rand.NewPCG(3, 3)), nil)
+		ms, err := run.Trial(context.Background(), 0, rand.New(rand.NewPCG(3, 3)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,10 +224,10 @@ func TestMultiserviceDistribution(t *testing.T) {
 
 // runMS runs a spec at quick scale into a temporary directory and returns
 // the directory.
-func runMS(t *testing.T, spec *Spec, jobs int) string {
+func runMS(t *testing.T, spec *harness.Spec, jobs int) string {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := Run(context.Background(), spec, Options{OutDir: dir, Quick: true, Jobs: jobs}); err != nil {
+	if _, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: dir, Quick: true, Jobs: jobs}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -235,9 +237,9 @@ func runMS(t *testing.T, spec *Spec, jobs int) string {
 // metric but aggregation_seconds is deterministic, and the estimators cut
 // their work into fixed blocks).
 func TestMultiserviceDeterministic(t *testing.T) {
-	spec := &Spec{
+	spec := &harness.Spec{
 		Name: "ms-det", Kind: "multiservice", Seed: 3, Trials: 3, Metrics: []string{"mse", "abs"},
-		Axes: Axes{
+		Axes: harness.Axes{
 			Method: []string{"ua", "uwa", "uwa-oracle", "single-best", "single-sw"},
 			Eps:    []float64{0.3}, N: []int{5000},
 			Params: map[string][]string{"services": {"sr,lap,pm,sw"}, "groups": {"fig8"}, "group": {"all", "11"}},
@@ -245,8 +247,8 @@ func TestMultiserviceDeterministic(t *testing.T) {
 		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
 	}
 	a, b := runMS(t, spec, 1), runMS(t, spec, 2)
-	ra, _ := os.ReadFile(filepath.Join(a, RowsFile))
-	rb, _ := os.ReadFile(filepath.Join(b, RowsFile))
+	ra, _ := os.ReadFile(filepath.Join(a, harness.RowsFile))
+	rb, _ := os.ReadFile(filepath.Join(b, harness.RowsFile))
 	if !bytes.Equal(ra, rb) {
 		t.Error("rows.csv differs between -j 1 and -j 2")
 	}
@@ -265,12 +267,12 @@ func TestShippedMultiserviceSpecs(t *testing.T) {
 		t.Skip("runs the shipped specs")
 	}
 	for _, name := range []string{"multiservice-fig4", "multiservice-fig5", "multiservice-fig6a", "multiservice-fig7a", "multiservice-fig8", "multiservice-fig3"} {
-		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", name+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		dir := runMS(t, spec, 0)
-		rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+		rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,22 +1,22 @@
-package harness
+package multiservice
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"maps"
 	"math/rand/v2"
-	"strconv"
+	"slices"
 	"sync"
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
 
-// multiserviceMDKind is Du et al.'s high-dimensional experiment (Figs 6c/d,
+// MD is kind multiservice-md, Du et al.'s high-dimensional experiment (Figs 6c/d,
 // L485; p4 spec §7): the collector wants every attribute of d-dimensional
 // rows, and instead of splitting each user's budget over the d attributes
 // it partitions the users (Erlingsson et al.'s sampling): the N users of
@@ -43,45 +43,45 @@ import (
 // intervals are conditional on its split (another --seed draws another).
 // The ground truth is each group's own mean or histogram, so the error
 // measured is the estimators' on that group.
-type multiserviceMDKind struct{}
+type MD struct{}
 
-var multiserviceMDMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}
+var mdMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}
 
-func (multiserviceMDKind) Name() string      { return "multiservice-md" }
-func (multiserviceMDKind) Metrics() []string { return multiserviceMDMetrics }
+// mdParams are kind multiservice's but those without meaning here (every
+// user of attribute j's group reports to every service), plus d.
+var mdParams = append(msParams.Without("groups", "group", "v"),
+	experiment.IntParam("d", 1, 1<<20, "the dimensionality: the users are split into d groups, group j reporting attribute j; required"))
+
+// Name implements experiment.Kind.
+func (MD) Name() string { return "multiservice-md" }
+
+// Metrics implements experiment.Kind.
+func (MD) Metrics() []string { return mdMetrics }
+
+// Params implements experiment.Kind.
+func (MD) Params() experiment.ParamSet { return mdParams }
 
 // msMDParams returns d and the parameters of the one-dimensional cells.
-func msMDParams(c *CellSpec) (int, map[string]string, error) {
-	v, ok := c.Params["d"]
-	if !ok {
-		return 0, nil, fmt.Errorf("params.d: kind multiservice-md needs the dimensionality d (users split into d groups)")
-	}
-	d, err := strconv.Atoi(v)
-	if err != nil || d < 1 {
-		return 0, nil, fmt.Errorf("params.d: must be an integer ≥ 1, got %q", v)
+func msMDParams(c *experiment.CellSpec) (int, experiment.Params, error) {
+	d := c.Params.Int("d", 0)
+	if d == 0 {
+		return 0, experiment.Params{}, mdParams.Errorf("d", "is required: the dimensionality d (users split into d groups)")
 	}
 	if dim := c.Dataset.Dim(); d > dim {
-		return 0, nil, fmt.Errorf("params.d = %d: dataset %s has %d attributes per row", d, c.Dataset.Name, dim)
+		return 0, experiment.Params{}, mdParams.Errorf("d", "%d: dataset %s has %d attributes per row", d, c.Dataset.Name, dim)
 	}
 	if c.N/d < 1 {
-		return 0, nil, fmt.Errorf("params.d = %d: n = %d users leave no user per attribute", d, c.N)
+		return 0, experiment.Params{}, mdParams.Errorf("d", "%d: n = %d users leave no user per attribute", d, c.N)
 	}
-	sub := make(map[string]string, len(c.Params))
-	for k, v := range c.Params {
-		switch k {
-		case "d":
-			continue
-		case "groups", "group", "v":
-			return 0, nil, fmt.Errorf("params.%s: not a parameter of kind multiservice-md (every user of attribute j's group reports to every service)", k)
-		}
-		sub[k] = v
-	}
-	return d, sub, nil
+	sub := c.Params.Values()
+	delete(sub, "d")
+	p, err := msParams.Parse(sub)
+	return d, p, err
 }
 
 // msMDSub returns the one-dimensional cell of one attribute: k users whose
 // values are xs (nil in Check).
-func msMDSub(c *CellSpec, params map[string]string, j, k int, xs []float64) *CellSpec {
+func msMDSub(c *experiment.CellSpec, params experiment.Params, j, k int, xs []float64) *experiment.CellSpec {
 	ds := &datasets.Dataset{
 		Name:          fmt.Sprintf("%s[%d]", c.Dataset.Name, j+1),
 		Values:        xs,
@@ -89,22 +89,18 @@ func msMDSub(c *CellSpec, params map[string]string, j, k int, xs []float64) *Cel
 		Source:        fmt.Sprintf("attribute %d of %s", j+1, c.Dataset.Source),
 		Substitute:    c.Dataset.Substitute,
 	}
-	return &CellSpec{Experiment: c.Experiment, Dataset: ds, Method: c.Method, Eps: c.Eps, N: k, Params: params, Metrics: c.Metrics}
+	return &experiment.CellSpec{Experiment: c.Experiment, Dataset: ds, Method: c.Method, Eps: c.Eps, N: k, Params: params, Metrics: c.Metrics}
 }
 
-func (multiserviceMDKind) Check(c *CellSpec) error {
+// Check implements experiment.Kind.
+func (MD) Check(c *experiment.CellSpec) error {
 	_, err := checkMSMDCell(c)
 	return err
 }
 
 // checkMSMDCell checks c and returns the multiservice cell of one
 // attribute (its data left out).
-func checkMSMDCell(c *CellSpec) (*msCell, error) {
-	for _, m := range c.Metrics {
-		if !contains(multiserviceMDMetrics, m) {
-			return nil, fmt.Errorf("metric %s: not a metric of kind multiservice-md (valid: %v)", m, multiserviceMDMetrics)
-		}
-	}
+func checkMSMDCell(c *experiment.CellSpec) (*msCell, error) {
 	d, params, err := msMDParams(c)
 	if err != nil {
 		return nil, err
@@ -122,18 +118,18 @@ func checkMSMDCell(c *CellSpec) (*msCell, error) {
 // TrialKey pairs the methods of a cell as kind multiservice does, with
 // params.d, which changes who reports what, added explicitly (kind
 // multiservice's role table does not know it).
-func (multiserviceMDKind) TrialKey(c *CellSpec) string {
-	rest := *c
-	rest.Params = maps.Clone(c.Params)
-	delete(rest.Params, "d")
-	return multiserviceKind{}.TrialKey(&rest) + ";d=" + c.Params["d"]
+func (MD) TrialKey(c *experiment.CellSpec) string {
+	rest := c.Params.Values()
+	d := rest["d"]
+	delete(rest, "d")
+	return pairedKey(c, rest) + ";d=" + d
 }
 
 // msMDSplit returns the rows of each attribute's group: a permutation of
 // the first n rows, seeded from the master seed and the cell's experiment,
 // dataset, n and d, cut into d blocks of n/d (the remainder reports
 // nothing).
-func msMDSplit(c *CellSpec, d int) [][]int {
+func msMDSplit(c *experiment.CellSpec, d int) [][]int {
 	h := sha256.Sum256(fmt.Appendf(nil, "multiservice-md split\x00%d\x00%s\x00%s\x00%d\x00%d", c.Seed, c.Experiment, c.Dataset.Name, c.N, d))
 	rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 	perm := rng.Perm(c.N)
@@ -145,19 +141,16 @@ func msMDSplit(c *CellSpec, d int) [][]int {
 	return groups
 }
 
-func (k multiserviceMDKind) Prepare(c *CellSpec) (CellRun, error) {
-	return k.PrepareContext(context.Background(), c)
-}
-
-// PrepareContext prepares a cell whose EM runs watch ctx (the run's).
-func (multiserviceMDKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
+// Prepare implements experiment.Kind. The cell's EM runs watch the
+// context their Trial is given.
+func (MD) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	cell, err := checkMSMDCell(c)
 	if err != nil {
 		return nil, err
 	}
-	d, params, _ := msMDParams(c)
-	if c.N > c.Dataset.Rows() {
-		return nil, fmt.Errorf("dataset %s has %d rows, fewer than n = %d", c.Dataset.Name, c.Dataset.Rows(), c.N)
+	d, params, err := msMDParams(c)
+	if err != nil {
+		return nil, err
 	}
 	k := c.N / d
 	cols := make([][]float64, d)
@@ -174,16 +167,16 @@ func (multiserviceMDKind) PrepareContext(ctx context.Context, c *CellSpec) (Cell
 		// (16 MB for [SR, PM, SW] at 1024 bins) depend on the services
 		// alone, and building them d times would cost d × 0.1 s and d times
 		// the memory.
-		if err := r.prepareDist(ctx, cell, cols); err != nil {
+		if err := r.prepareDist(cell, cols); err != nil {
 			return nil, err
 		}
 		return r, nil
 	}
 	// The mean methods are cheap to prepare, and their theory depends on
 	// each attribute's values: one multiservice cell per attribute.
-	r.subs = make([]CellRun, d)
+	r.subs = make([]experiment.CellRun, d)
 	for j, xs := range cols {
-		sub, err := multiserviceKind{}.PrepareContext(ctx, msMDSub(c, params, j, k, xs))
+		sub, err := Kind{}.Prepare(ctx, msMDSub(c, params, j, k, xs))
 		if err != nil {
 			return nil, fmt.Errorf("attribute %d: %w", j+1, err)
 		}
@@ -210,7 +203,7 @@ type msMDRun struct {
 	metrics []string
 	theory  map[string]float64
 
-	subs []CellRun // mean methods: one multiservice run per attribute
+	subs []experiment.CellRun // mean methods: one multiservice run per attribute
 
 	// Distribution methods: the active services, one estimator, and per
 	// attribute the inputs on each service's domain and the true histogram.
@@ -222,23 +215,14 @@ type msMDRun struct {
 	pool   sync.Pool // *msScratch (m × k reports)
 }
 
-func (r *msMDRun) prepareDist(ctx context.Context, cell *msCell, cols [][]float64) error {
+func (r *msMDRun) prepareDist(cell *msCell, cols [][]float64) error {
 	cfg := cell.cfg
-	em := cfg.em // a copy: the context is this run's
-	em.Context = ctx
 	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
 	for t, j := range cell.active {
 		r.mechs[t] = cfg.mechs[j]
 	}
-	local := func(j int) int {
-		for t, a := range cell.active {
-			if a == j {
-				return t
-			}
-		}
-		return -1
-	}
-	est, err := newMSEMEstimator(cell.method, local, r.mechs, cfg.bins, em, nil)
+	local := func(j int) int { return slices.Index(cell.active, j) }
+	est, err := newMSEMEstimator(cell.method, local, r.mechs, cfg.bins, cfg.em, nil)
 	if err != nil {
 		return err
 	}
@@ -273,15 +257,16 @@ func (r *msMDRun) prepareDist(ctx context.Context, cell *msCell, cols [][]float6
 	return nil
 }
 
-func (r *msMDRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+// Trial implements experiment.CellRun.
+func (r *msMDRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	sums := make([]float64, len(r.metrics))
 	var d int
 	if r.subs != nil {
 		d = len(r.subs)
-		var buf []Measurement
+		var buf []experiment.Measurement
 		for j, sub := range r.subs {
 			var err error
-			buf, err = sub.Trial(trial, rng, buf[:0])
+			buf, err = sub.Trial(ctx, trial, rng, buf[:0])
 			if err != nil {
 				return out, fmt.Errorf("attribute %d: %w", j+1, err)
 			}
@@ -301,7 +286,7 @@ func (r *msMDRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measure
 					return out, err
 				}
 			}
-			hist, info, err := r.est(sc.reports)
+			hist, info, err := r.est(ctx, sc.reports)
 			if err != nil {
 				return out, fmt.Errorf("attribute %d: %w", j+1, err)
 			}
@@ -324,7 +309,7 @@ func (r *msMDRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measure
 		}
 	}
 	for i, metric := range r.metrics {
-		out = append(out, Measurement{metric, sums[i] / float64(d)})
+		out = append(out, experiment.Measurement{Metric: metric, Value: sums[i] / float64(d)})
 	}
 	return out, nil
 }
@@ -340,6 +325,7 @@ func (r *msMDRun) scratch() *msScratch {
 	return s
 }
 
+// Theory implements experiment.CellRun.
 func (r *msMDRun) Theory(metric string) (float64, bool) {
 	v, ok := r.theory[metric]
 	return v, ok

@@ -1,7 +1,8 @@
-package harness
+package multiservice
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,12 +13,14 @@ import (
 	"testing"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
 
 // msMDCellSpec returns a multiservice-md cell over n rows of dims
 // independent Beta(2,5) attributes.
-func msMDCellSpec(t *testing.T, method string, n, dims int, params map[string]string, metrics ...string) *CellSpec {
+func msMDCellSpec(t *testing.T, method string, n, dims int, params map[string]string, metrics ...string) *experiment.CellSpec {
 	t.Helper()
 	ds, err := datasets.Spec{Name: "b25", Source: "beta", A: 2, B: 5, Dims: dims, Normalise: "minmax"}.Build(n, rand.New(rand.NewPCG(5, 5)))
 	if err != nil {
@@ -26,12 +29,12 @@ func msMDCellSpec(t *testing.T, method string, n, dims int, params map[string]st
 	if len(metrics) == 0 {
 		metrics = []string{"mse"}
 	}
-	return &CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: 0.5, N: n, Params: params, Metrics: metrics}
+	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: 0.5, N: n, Params: params, Metrics: metrics}
 }
 
 // Every bad cell is refused by Check with an error that names the problem.
 func TestMultiserviceMDCheck(t *testing.T) {
-	k := multiserviceMDKind{}
+	k := MD{}
 	for _, c := range []struct {
 		method  string
 		params  map[string]string
@@ -111,11 +114,11 @@ func TestMultiserviceMDIsPerAttribute(t *testing.T) {
 			params[k] = v
 		}
 		cs := msMDCellSpec(t, c.method, n, dims, params, c.metrics...)
-		run, err := multiserviceMDKind{}.Prepare(cs)
+		run, err := MD{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatalf("%s: %v", c.method, err)
 		}
-		got, err := run.Trial(0, rand.New(rand.NewPCG(9, 1)), nil)
+		got, err := run.Trial(context.Background(), 0, rand.New(rand.NewPCG(9, 1)), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.method, err)
 		}
@@ -129,11 +132,11 @@ func TestMultiserviceMDIsPerAttribute(t *testing.T) {
 				xs[i] = cs.Dataset.Row(r)[j]
 			}
 			ds := &datasets.Dataset{Name: "col", Values: xs}
-			sub, err := multiserviceKind{}.Prepare(&CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: c.params, Metrics: c.metrics})
+			sub, err := Kind{}.Prepare(context.Background(), &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: c.params, Metrics: c.metrics})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ms, err := sub.Trial(0, rng, nil)
+			ms, err := sub.Trial(context.Background(), 0, rng, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +170,7 @@ func TestShippedMultiserviceMDSpecs(t *testing.T) {
 		t.Skip("runs the shipped specs")
 	}
 	for _, name := range []string{"multiservice-fig6c", "multiservice-fig6d", "multiservice-fig7b-m2"} {
-		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", name+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +179,7 @@ func TestShippedMultiserviceMDSpecs(t *testing.T) {
 			delete(spec.Axes.Params, "bins") // thinMSSpec's; the mean needs none
 		}
 		dir := runMS(t, spec, 0)
-		rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+		rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,11 +216,11 @@ func TestShippedMultiserviceRealSpecs(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Setenv(datasets.EnvData, dir)
-	spec, err := LoadSpec(filepath.Join("..", "runs", "multiservice-fig4-real.toml"))
+	spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", "multiservice-fig4-real.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(t.Context(), spec, Options{OutDir: t.TempDir(), Quick: true})
+	res, err := harness.Run(t.Context(), testKinds, spec, harness.Options{OutDir: t.TempDir(), Quick: true})
 	if err != nil || !res.Skipped {
 		t.Fatalf("without data: skipped = %v, error %v", res != nil && res.Skipped, err)
 	}
@@ -242,7 +245,7 @@ func TestShippedMultiserviceRealSpecs(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"multiservice-fig4-real", "multiservice-fig5-real", "multiservice-fig4-dist-real", "multiservice-fig5-dist-real"} {
-		spec, err := LoadSpec(filepath.Join("..", "runs", name+".toml"))
+		spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", name+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +255,7 @@ func TestShippedMultiserviceRealSpecs(t *testing.T) {
 			delete(spec.Axes.Params, "bins")
 		}
 		out := runMS(t, spec, 0)
-		rows, err := results.ReadRowsFile(filepath.Join(out, RowsFile))
+		rows, err := results.ReadRowsFile(filepath.Join(out, harness.RowsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,17 +301,17 @@ func TestMultiserviceMDDeterministic(t *testing.T) {
 		{[]string{"ua", "uwa", "single-best"}, []string{"mse", "abs"}, "sr,lap,pm,sw"},
 		{[]string{"ule", "ems-sw"}, []string{"js-div", "em_iterations"}, "sr,pm,sw"},
 	} {
-		spec := &Spec{
+		spec := &harness.Spec{
 			Name: "msmd-det", Kind: "multiservice-md", Seed: 5, Trials: 3, Metrics: c.metrics,
-			Axes: Axes{
+			Axes: harness.Axes{
 				Method: c.methods, Eps: []float64{0.5}, N: []int{3000},
 				Params: map[string][]string{"services": {c.services}, "d": {"2", "5"}, "bins": {"64"}},
 			},
 			Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Dims: 5, Normalise: "minmax"}},
 		}
 		a, b := runMS(t, spec, 1), runMS(t, spec, 2)
-		ra, _ := os.ReadFile(filepath.Join(a, RowsFile))
-		rb, _ := os.ReadFile(filepath.Join(b, RowsFile))
+		ra, _ := os.ReadFile(filepath.Join(a, harness.RowsFile))
+		rb, _ := os.ReadFile(filepath.Join(b, harness.RowsFile))
 		if len(ra) == 0 || !bytes.Equal(ra, rb) {
 			t.Errorf("%v: rows.csv differs between -j 1 and -j 2 (or is empty)", c.methods)
 		}

@@ -1,4 +1,4 @@
-package harness
+package multiservice
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -23,16 +25,16 @@ import (
 // of experiment with master seed seed: the generator the runner hands
 // Trial (trialRand from the kind's TrialKey), and the draw Trial makes
 // with it, before any estimator runs.
-func msTrialReports(t *testing.T, seed uint64, experiment string, c *CellSpec, trial int) [][]float64 {
+func msTrialReports(t *testing.T, seed uint64, experiment string, c *experiment.CellSpec, trial int) [][]float64 {
 	t.Helper()
-	k := multiserviceKind{}
-	run, err := k.Prepare(c)
+	k := Kind{}
+	run, err := k.Prepare(context.Background(), c)
 	if err != nil {
 		t.Fatalf("%s %v: %v", c.Method, c.Params, err)
 	}
 	r := run.(*msRun)
 	sc := r.scratch()
-	if err := r.draw(sc.reports, trialRand(seed, experiment, trialKey(k, c, "unused"), trial)); err != nil {
+	if err := r.draw(sc.reports, harness.TrialRand(seed, experiment, harness.TrialKey(k, c, "unused"), trial)); err != nil {
 		t.Fatal(err)
 	}
 	return sc.reports
@@ -131,7 +133,7 @@ func TestMultiservicePairedReports(t *testing.T) {
 // msRowValues maps "method|params|trial|metric" to a row's value.
 func msRowValues(t *testing.T, dir string) map[string]float64 {
 	t.Helper()
-	rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+	rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,9 +151,9 @@ func msRowValues(t *testing.T, dir string) map[string]float64 {
 // em_* rows of that service.
 func TestMultiservicePairedRows(t *testing.T) {
 	ds := []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}}
-	meanSpec := &Spec{
+	meanSpec := &harness.Spec{
 		Name: "ms-paired", Kind: "multiservice", Seed: 9, Trials: 3, Metrics: []string{"mse", "abs"},
-		Axes: Axes{Method: []string{"single-1", "single-sr", "single-3", "single-pm"}, Eps: []float64{0.4}, N: []int{2000},
+		Axes: harness.Axes{Method: []string{"single-1", "single-sr", "single-3", "single-pm"}, Eps: []float64{0.4}, N: []int{2000},
 			Params: map[string][]string{"services": {"sr,lap,pm,sw"}}},
 		Datasets: ds,
 	}
@@ -169,9 +171,9 @@ func TestMultiservicePairedRows(t *testing.T) {
 	}
 
 	metrics := []string{"js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter"}
-	distSpec := &Spec{
+	distSpec := &harness.Spec{
 		Name: "ms-paired-dist", Kind: "multiservice", Seed: 9, Trials: 3, Metrics: metrics,
-		Axes: Axes{Method: []string{"ems-1", "ems-sr", "ems-pm", "ems-sw", "ems-best"}, Eps: []float64{0.4}, N: []int{3000},
+		Axes: harness.Axes{Method: []string{"ems-1", "ems-sr", "ems-pm", "ems-sw", "ems-best"}, Eps: []float64{0.4}, N: []int{3000},
 			// sw:2: a budget of its own, so that ems-best picks SW there.
 			Params: map[string][]string{"services": {"sr,pm,sw", "sr,pm,sw:2"}, "bins": {"64"}, "stop": {"authors", "converged"}}},
 		Datasets: ds,
@@ -252,11 +254,11 @@ func TestMultiserviceEMParams(t *testing.T) {
 				}
 			}
 		}
-		run, err := multiserviceKind{}.Prepare(cs)
+		run, err := Kind{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, err := run.Trial(0, trialRand(1, "em", "k", 0), nil)
+		ms, err := run.Trial(context.Background(), 0, harness.TrialRand(1, "em", "k", 0), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +273,7 @@ func TestMultiserviceEMParams(t *testing.T) {
 // msLongIter) cancels the run once the cell before it is on disk and the
 // long trial is inside EM, and records how its trial ended.
 type msCancelKind struct {
-	multiserviceKind
+	Kind
 	partial string // the rows.csv.partial to watch
 	before  int    // rows of the cells before the long one
 	cancel  context.CancelFunc
@@ -285,8 +287,8 @@ type msStopped struct {
 
 const msLongIter = "100000000"
 
-func (k msCancelKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
-	run, err := k.multiserviceKind.PrepareContext(ctx, c)
+func (k msCancelKind) PrepareContext(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	run, err := k.Kind.PrepareContext(ctx, c)
 	if err != nil || c.Params["max_iter"] != msLongIter {
 		return run, err
 	}
@@ -294,11 +296,11 @@ func (k msCancelKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun,
 }
 
 type msCancelRun struct {
-	CellRun
+	experiment.CellRun
 	k msCancelKind
 }
 
-func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Measurement, error) {
+func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	var at atomic.Int64
 	go func() {
 		// Wait for the finished cell to be written (the writer may lose a
@@ -313,7 +315,7 @@ func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Meas
 		at.Store(time.Now().UnixNano())
 		r.k.cancel()
 	}()
-	out, err := r.CellRun.Trial(trial, rng, out)
+	out, err := r.CellRun.Trial(context.Background(), trial, rng, out)
 	r.k.stopped <- msStopped{err, time.Duration(time.Now().UnixNano() - at.Load())}
 	return out, err
 }
@@ -324,9 +326,9 @@ func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []Measurement) ([]Meas
 // Run says how to resume, rows.csv is not written, and the resumed run
 // keeps the finished cell and runs only the rest.
 func TestMultiserviceCancelInsideEM(t *testing.T) {
-	spec := &Spec{
+	spec := &harness.Spec{
 		Name: "ms-cancel", Kind: "multiservice", Seed: 4, Trials: 1, Metrics: []string{"js-div", "em_iterations"},
-		Axes: Axes{Method: []string{"ule"}, Eps: []float64{0.3}, N: []int{2000},
+		Axes: harness.Axes{Method: []string{"ule"}, Eps: []float64{0.3}, N: []int{2000},
 			Params: map[string][]string{"services": {"sr,pm,sw"}, "stop": {"converged"}, "theta_tol": {"1e-300"}, "ll_tol": {"1e-300"},
 				"max_iter": {"20", msLongIter}}},
 		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
@@ -338,7 +340,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	saved := kinds
 	kinds = []Kind{k}
 	t.Cleanup(func() { kinds = saved })
-	_, err := Run(ctx, spec, Options{OutDir: dir, Jobs: 1})
+	_, err := harness.Run(ctx, testKinds, spec, harness.Options{OutDir: dir, Jobs: 1})
 	kinds = saved
 	if err == nil || !strings.Contains(err.Error(), "resume") || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: error %v, want a cancellation that says how to resume", err)
@@ -355,7 +357,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	default:
 		t.Fatal("the long trial did not return")
 	}
-	if _, err := os.Stat(filepath.Join(dir, RowsFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, harness.RowsFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("a cancelled run wrote rows.csv")
 	}
 	partial, err := os.ReadFile(k.partial)
@@ -366,7 +368,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	// Resume: the long cell is cut to 20 iterations by the kind (the spec,
 	// and so its hash, unchanged), so that the resumed run ends.
 	kinds = []Kind{msShortKind{}}
-	res, err := Run(context.Background(), spec, Options{OutDir: dir, Jobs: 1})
+	res, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: dir, Jobs: 1})
 	kinds = saved
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +376,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	if res.Resumed != 1 || res.Trials != 1 {
 		t.Errorf("resumed %d cells, ran %d trials; want 1 and 1", res.Resumed, res.Trials)
 	}
-	rows, _ := os.ReadFile(filepath.Join(dir, RowsFile))
+	rows, _ := os.ReadFile(filepath.Join(dir, harness.RowsFile))
 	if !bytes.HasPrefix(rows, partial) || bytes.Count(rows, []byte("\n")) != 2+2*len(spec.Metrics) {
 		t.Errorf("resumed rows do not extend the interrupted ones:\n%s", rows)
 	}
@@ -382,9 +384,9 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 
 // msShortKind runs the long cell of TestMultiserviceCancelInsideEM with 20
 // iterations.
-type msShortKind struct{ multiserviceKind }
+type msShortKind struct{ Kind }
 
-func (k msShortKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, error) {
+func (k msShortKind) PrepareContext(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	if c.Params["max_iter"] == msLongIter {
 		p := make(map[string]string, len(c.Params))
 		for key, v := range c.Params {
@@ -395,7 +397,7 @@ func (k msShortKind) PrepareContext(ctx context.Context, c *CellSpec) (CellRun, 
 		short.Params = p
 		c = &short
 	}
-	return k.multiserviceKind.PrepareContext(ctx, c)
+	return k.Kind.PrepareContext(ctx, c)
 }
 
 // The rows of a kind with its own trial key carry a seeding tag, so that
@@ -406,7 +408,7 @@ func TestSeedingTagInHeader(t *testing.T) {
 	for _, tc := range []struct {
 		kind Kind
 		want bool
-	}{{multiserviceKind{}, true}, {multiserviceMDKind{}, true}, {meanKind{}, false}} {
+	}{{Kind{}, true}, {MD{}, true}, {meanKind{}, false}} {
 		line := metadataLine(s, tc.kind, false, nil)
 		if got := strings.Contains(line, " seeding="+pairedSeeding); got != tc.want {
 			t.Errorf("kind %s: header %q has the seeding tag: %v, want %v", tc.kind.Name(), line, got, tc.want)
