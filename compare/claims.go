@@ -39,7 +39,7 @@ func againstName(c *Claim) string {
 // Validate checks the spec's [[claims]] blocks against its metrics, its
 // axes and the methods of its kind (the expansion of "*"); errors name the
 // key and the claim index. The command line validates claims before a run
-// writes anything.
+// writes anything. With a nil kind, a method axis of "*" accepts any name.
 func Validate(s *harness.Spec, kind experiment.Kind) error {
 	methods := experiment.Methods(kind, s.Axes.Method)
 	if slices.Equal(methods, []string{"*"}) {

@@ -1,4 +1,4 @@
-package harness
+package compare
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
 
-func claimsTestSpec(claims ...Claim) *Spec {
-	return &Spec{
+func claimsTestSpec(claims ...Claim) *harness.Spec {
+	return &harness.Spec{
 		Name: "claims-test", Kind: "mean", Seed: 1, Trials: 3, Metrics: []string{"mse", "abs"},
-		Axes: Axes{
+		Axes: harness.Axes{
 			Method: []string{"duchi", "pm", "sw"},
 			Eps:    []float64{0.5, 1},
 			N:      []int{100},
@@ -31,7 +32,7 @@ func pf(x float64) *float64 { return &x }
 
 func TestClaimsValidation(t *testing.T) {
 	ok := func() Claim {
-		return Claim{Source: "L1", Metric: "mse", Method: "pm", Against: MethodList{"duchi"}, PaperMin: pf(10), PaperMax: pf(20)}
+		return Claim{Source: "L1", Metric: "mse", Method: "pm", Against: harness.MethodList{"duchi"}, PaperMin: pf(10), PaperMax: pf(20)}
 	}
 	with := func(f func(c *Claim)) Claim { c := ok(); f(&c); return c }
 	tests := []struct {
@@ -41,7 +42,7 @@ func TestClaimsValidation(t *testing.T) {
 	}{
 		{"valid", ok(), ""},
 		{"valid list and where", with(func(c *Claim) {
-			c.Against = MethodList{"duchi", "sw"}
+			c.Against = harness.MethodList{"duchi", "sw"}
 			c.Where = map[string][]string{"eps": {"0.50"}, "stop": {"authors"}, "dataset": {"uniform"}, "n": {"100"}}
 		}), ""},
 		{"qualitative 0-100", with(func(c *Claim) { c.PaperMin, c.PaperMax = pf(0), pf(100) }), ""},
@@ -52,9 +53,9 @@ func TestClaimsValidation(t *testing.T) {
 		{"no method", with(func(c *Claim) { c.Method = "" }), `key "claims[1].method": is required`},
 		{"unknown method", with(func(c *Claim) { c.Method = "ule" }), `key "claims[1].method": unknown method "ule": not in axes.method (duchi, pm, sw)`},
 		{"no against", with(func(c *Claim) { c.Against = nil }), `key "claims[1].against": is required`},
-		{"unknown against", with(func(c *Claim) { c.Against = MethodList{"duchi", "ems-sr"} }), `key "claims[1].against[1]": unknown method "ems-sr"`},
-		{"against itself", with(func(c *Claim) { c.Against = MethodList{"pm"} }), `key "claims[1].against[0]": method "pm" is compared with itself`},
-		{"duplicate against", with(func(c *Claim) { c.Against = MethodList{"sw", "sw"} }), `key "claims[1].against[1]": duplicate method "sw"`},
+		{"unknown against", with(func(c *Claim) { c.Against = harness.MethodList{"duchi", "ems-sr"} }), `key "claims[1].against[1]": unknown method "ems-sr"`},
+		{"against itself", with(func(c *Claim) { c.Against = harness.MethodList{"pm"} }), `key "claims[1].against[0]": method "pm" is compared with itself`},
+		{"duplicate against", with(func(c *Claim) { c.Against = harness.MethodList{"sw", "sw"} }), `key "claims[1].against[1]": duplicate method "sw"`},
 		{"no paper_min", with(func(c *Claim) { c.PaperMin = nil }), `key "claims[1].paper_min": is required`},
 		{"no paper_max", with(func(c *Claim) { c.PaperMax = nil }), `key "claims[1].paper_max": is required`},
 		{"min > max", with(func(c *Claim) { c.PaperMin = pf(30) }), `key "claims[1].paper_min": 30 is greater than paper_max 20`},
@@ -70,7 +71,7 @@ func TestClaimsValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The claim under test is the second one, so that errors must
 			// name the index.
-			err := claimsTestSpec(ok(), tc.claim).Validate()
+			err := Validate(claimsTestSpec(ok(), tc.claim), nil)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
@@ -107,7 +108,7 @@ hi = 1.0
 		}
 		return p
 	}
-	s, err := LoadSpec(write(`
+	s, err := harness.LoadSpec(write(`
 [[claims]]
 source = "L1"
 metric = "mse"
@@ -126,6 +127,9 @@ paper_min = 0
 paper_max = 100
 note = "lowest everywhere"
 `))
+	if err == nil {
+		err = Validate(s, nil)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +149,11 @@ note = "lowest everywhere"
 		{"[[claims]]\nsource = \"L1\"\nmetric = \"mse\"\nmethod = \"pm\"\nagainst = 3\npaper_min = 1\npaper_max = 2\n", "against"},
 		{"[[claims]]\nsource = \"L1\"\nmetric = \"mse\"\nmethod = \"pm\"\nagainst = \"duchi\"\npaper_min = 3\npaper_max = 2\n", `key "claims[0].paper_min": 3 is greater than paper_max 2`},
 	} {
-		if _, err := LoadSpec(write(tc.toml)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		s, err := harness.LoadSpec(write(tc.toml))
+		if err == nil {
+			err = Validate(s, nil)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want it to contain %q", err, tc.want)
 		}
 	}
@@ -175,7 +183,7 @@ func synthRows(dataset string, eps float64, method string, trials []int, values 
 // Cell B (eps 0.5): pm = 1, 3 (trials 0-1, mean 2, var 2), duchi = 3, 4, 5
 // (trials 0-2, mean 4, var 1), so unpaired: r = 1/2, improvement 50,
 // SE = 100·(1/2)·√(2/2/4 + 1/3/16) = 50·√(13/48) = 26.0208…, not significant.
-func TestEvaluateClaimsHandComputed(t *testing.T) {
+func TestEvaluateHandComputed(t *testing.T) {
 	var rows []results.Row
 	rows = append(rows, synthRows("d", 1, "pm", []int{0, 1, 2}, []float64{1, 2, 3})...)
 	rows = append(rows, synthRows("d", 1, "duchi", []int{0, 1, 2}, []float64{2, 4, 7})...)
@@ -185,14 +193,14 @@ func TestEvaluateClaimsHandComputed(t *testing.T) {
 	rows = append(rows, synthRows("other", 1, "pm", []int{0, 1}, []float64{1, 1})...) // no duchi: left out
 
 	claims := []Claim{
-		{Source: "S0", Metric: "mse", Method: "pm", Against: MethodList{"duchi"}, PaperMin: pf(40), PaperMax: pf(52)},
-		{Source: "S1", Metric: "mse", Method: "pm", Against: MethodList{"duchi", "sw"}, AgainstBest: true, PaperMin: pf(0), PaperMax: pf(100)},
-		{Source: "S2", Metric: "mse", Method: "pm", Against: MethodList{"duchi", "sw"}, PaperMin: pf(0), PaperMax: pf(100),
+		{Source: "S0", Metric: "mse", Method: "pm", Against: harness.MethodList{"duchi"}, PaperMin: pf(40), PaperMax: pf(52)},
+		{Source: "S1", Metric: "mse", Method: "pm", Against: harness.MethodList{"duchi", "sw"}, AgainstBest: true, PaperMin: pf(0), PaperMax: pf(100)},
+		{Source: "S2", Metric: "mse", Method: "pm", Against: harness.MethodList{"duchi", "sw"}, PaperMin: pf(0), PaperMax: pf(100),
 			Where: map[string][]string{"eps": {"1.0"}}},
-		{Source: "S3", Metric: "mse", Method: "pm", Against: MethodList{"duchi"}, PaperMin: pf(0), PaperMax: pf(100),
+		{Source: "S3", Metric: "mse", Method: "pm", Against: harness.MethodList{"duchi"}, PaperMin: pf(0), PaperMax: pf(100),
 			Where: map[string][]string{"dataset": {"none"}}},
 	}
-	got := EvaluateClaims(claims, rows)
+	got := Evaluate(claims, rows)
 	type want struct {
 		claim             int
 		kind, against     string
@@ -241,7 +249,7 @@ func TestEvaluateClaimsHandComputed(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	if err := PrintClaims(&buf, got); err != nil {
+	if err := Print(&buf, got); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"40.0 – 52.0", "50.0 – 53.8", "best of duchi,sw", "no cells"} {
@@ -251,41 +259,14 @@ func TestEvaluateClaimsHandComputed(t *testing.T) {
 	}
 }
 
-// Every shipped spec loads with its claims, and the multi-service figure
-// specs with a stated improvement in the paper carry them.
-func TestShippedClaimsLoad(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "runs", "*.toml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no specs: %v", err)
-	}
-	withClaims := map[string]bool{}
-	for _, f := range files {
-		s, err := LoadSpec(f)
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		if len(s.Claims) > 0 {
-			withClaims[s.Name] = true
-		}
-	}
-	for _, name := range []string{"multiservice-fig4", "multiservice-fig4-dist", "multiservice-fig5",
-		"multiservice-fig5-dist", "multiservice-fig6a", "multiservice-fig6b", "multiservice-fig7b",
-		"multiservice-fig7c", "multiservice-fig7d", "multiservice-fig8", "multiservice-fig8d"} {
-		if !withClaims[name] {
-			t.Errorf("%s has no [[claims]]", name)
-		}
-	}
-}
-
-// EvaluateClaims sets a paper's stated improvement range beside the measured
+// Evaluate sets a paper's stated improvement range beside the measured
 // one. Here PM's trial-mean MSE is 40% below Duchi's in both cells, trials
 // paired by index, against a claim of 30–50%: with paired residuals
 // −0.1, 0.1, 0 (times 1/ε) the SE of the ratio is 0.1/(√3·2), 2.9 points.
-func ExampleEvaluateClaims() {
+func ExampleEvaluate() {
 	lo, hi := 30.0, 50.0
 	claims := []Claim{{
-		Source: "L1, Fig. 1", Metric: "mse", Method: "pm", Against: MethodList{"duchi"},
+		Source: "L1, Fig. 1", Metric: "mse", Method: "pm", Against: harness.MethodList{"duchi"},
 		PaperMin: &lo, PaperMax: &hi,
 	}}
 	values := map[string][]float64{"duchi": {1, 2, 3}, "pm": {0.5, 1.3, 1.8}}
@@ -298,13 +279,13 @@ func ExampleEvaluateClaims() {
 			}
 		}
 	}
-	out := EvaluateClaims(claims, rows)
+	out := Evaluate(claims, rows)
 	for _, r := range out {
 		if r.Kind == "cell" {
 			fmt.Printf("eps %v: %.1f%% ± %.1f (%s)\n", r.Eps, r.Improvement, r.SE, r.SEMethod)
 		}
 	}
-	PrintClaims(os.Stdout, out)
+	Print(os.Stdout, out)
 	// Output:
 	// eps 1: 40.0% ± 2.9 (paired-delta)
 	// eps 2: 40.0% ± 2.9 (paired-delta)

@@ -11,13 +11,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ldpbench/ldpbench/compare"
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/results"
 )
 
-func cmdList(args []string, stdout io.Writer) error {
+func cmdList(kinds experiment.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	verbose := fs.Bool("v", false, "describe each entry")
 	pos, err := parse(fs, args)
@@ -63,8 +65,22 @@ func cmdList(args []string, stdout io.Writer) error {
 			}
 		}
 	case "kinds":
-		for _, k := range harness.Kinds() {
-			fmt.Fprintln(stdout, k)
+		for _, name := range kinds.Names() {
+			if !*verbose {
+				fmt.Fprintln(stdout, name)
+				continue
+			}
+			k, _ := kinds.Lookup(name)
+			fmt.Fprintf(stdout, "%s\n  metrics: %s\n", name, strings.Join(k.Metrics(), ", "))
+			if _, ok := k.(experiment.MethodLister); ok {
+				fmt.Fprintln(stdout, "  methods: \"*\" lists every one")
+			}
+			if _, ok := k.(experiment.TrialKeyer); ok {
+				fmt.Fprintln(stdout, "  paired: its methods see the same reports in each trial")
+			}
+			for _, p := range k.Params() {
+				fmt.Fprintf(stdout, "  params.%s (%s): %s\n", p.Key, p.Describe(), p.Doc)
+			}
 		}
 	default:
 		return fmt.Errorf("list: unknown list %q (want mechanisms, datasets, specs or kinds)", pos[0])
@@ -114,7 +130,7 @@ func cmdTheory(args []string, stdout io.Writer) error {
 	return w.Error()
 }
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdRun(ctx context.Context, kinds experiment.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var opt harness.Options
 	fs.StringVar(&opt.OutDir, "out", "", "output directory (default out/<spec name>)")
@@ -144,11 +160,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	// The claims are checked before anything runs, so that a misspelt
+	// claim does not surface after hours of work.
+	kind, err := spec.Check(kinds)
+	if err != nil {
+		return err
+	}
+	if err := compare.Validate(spec, kind); err != nil {
+		return err
+	}
 	opt.Log = stderr
 	if isTerminal(os.Stderr) && stderr == os.Stderr {
 		opt.Progress = stderr
 	}
-	res, err := harness.Run(ctx, spec, opt)
+	res, err := harness.Run(ctx, kinds, spec, opt)
 	if err != nil {
 		return err
 	}

@@ -7,13 +7,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ldpbench/ldpbench/compare"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 )
 
 // cmdCompare recomputes claims.csv from an output directory: its rows.csv
 // and the [[claims]] of its spec.toml copy (or of --spec, for claims
 // written after the run), without re-running anything.
-func cmdCompare(args []string, stdout io.Writer) error {
+func cmdCompare(kinds experiment.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	specArg := fs.String("spec", "", "take the claims from this spec (a file or a name in runs/) instead of DIR/"+harness.SpecFile)
 	pos, err := parse(fs, args)
@@ -40,19 +42,26 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	if len(spec.Claims) == 0 {
 		return fmt.Errorf("compare: %s has no [[claims]] (give --spec SPEC to take them from another spec)", specPath)
 	}
-	if _, err := harness.ReportClaims(spec, dir, stdout); err != nil {
+	kind, err := spec.Check(kinds)
+	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	fmt.Fprintln(stdout, "->", filepath.Join(dir, harness.ClaimsFile))
+	if err := compare.Validate(spec, kind); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if _, err := compare.Report(spec, dir, stdout); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	fmt.Fprintln(stdout, "->", filepath.Join(dir, compare.ClaimsFile))
 	return nil
 }
 
 // reportClaims writes claims.csv after a run and prints the table; a spec
 // without claims prints nothing.
 func reportClaims(spec *harness.Spec, dir string, stdout io.Writer) error {
-	rows, err := harness.ReportClaims(spec, dir, stdout)
+	rows, err := compare.Report(spec, dir, stdout)
 	if err == nil && rows != nil {
-		fmt.Fprintln(stdout, "->", filepath.Join(dir, harness.ClaimsFile))
+		fmt.Fprintln(stdout, "->", filepath.Join(dir, compare.ClaimsFile))
 	}
 	return err
 }

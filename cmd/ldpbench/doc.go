@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	ldpbench list mechanisms|datasets|specs|kinds
+//	ldpbench list mechanisms|datasets|specs|kinds [-v]
 //	ldpbench theory [--mech a,b] [--eps 0.5,1,2]
 //	ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
 //	ldpbench plot SPEC|DIR [--out DIR]

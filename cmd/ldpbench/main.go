@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/ldpbench/ldpbench/experiment"
 )
 
 const usage = `usage:
-  ldpbench list mechanisms|datasets|specs|kinds
+  ldpbench list mechanisms|datasets|specs|kinds [-v]
   ldpbench theory [--mech a,b] [--eps 0.5,1,2]
   ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
   ldpbench plot SPEC|DIR [--out DIR]
@@ -22,7 +24,7 @@ const usage = `usage:
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, kinds, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "ldpbench:", err)
 		}
@@ -30,7 +32,9 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// run runs one command with the kinds it may use (main's are those of
+// kinds.go; a test may add its own).
+func run(ctx context.Context, kinds experiment.Registry, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command")
@@ -38,15 +42,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd, args := args[0], args[1:]
 	switch cmd {
 	case "list":
-		return cmdList(args, stdout)
+		return cmdList(kinds, args, stdout)
 	case "theory":
 		return cmdTheory(args, stdout)
 	case "run":
-		return cmdRun(ctx, args, stdout, stderr)
+		return cmdRun(ctx, kinds, args, stdout, stderr)
 	case "plot":
 		return cmdPlot(args, stdout, stderr)
 	case "compare":
-		return cmdCompare(args, stdout)
+		return cmdCompare(kinds, args, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/kinds/mean"
+	"github.com/ldpbench/ldpbench/kinds/multiservice"
+)
+
+// kinds lists every experiment kind the command runs: a spec's kind key
+// names one of them. A new kind is a package under kinds/ and one line here.
+var kinds = experiment.Registry{
+	mean.Mean{},         // mean: one-dimensional mean estimation
+	mean.HT{},           // mean-ht: with per-record dimension sampling (Baek & Chung)
+	mean.MD{},           // mean-md: multi-dimensional, Algorithms 5-6 (Zhao et al.)
+	mean.Theory{},       // theory: closed forms, no sampling
+	multiservice.Kind{}, // multiservice: Du et al., "Privacy for Free"
+	multiservice.MD{},   // multiservice-md: its d-dimensional experiment
+}
