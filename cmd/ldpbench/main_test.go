@@ -18,7 +18,7 @@ import (
 func runCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut)
+	err := run(context.Background(), kinds, args, &out, &errOut)
 	return out.String() + errOut.String(), err
 }
 
