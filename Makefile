@@ -26,9 +26,13 @@ figures: build
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
+	$(GO) -C scripts/extract vet ./...
 
+# scripts/extract is a module of its own (its Parquet dependencies stay out
+# of go.mod), so ./... does not reach it.
 test: vet
 	$(GO) test -count=1 -timeout 15m ./...
+	$(GO) -C scripts/extract test -count=1 ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/ ./estimators/ | tee bench.txt

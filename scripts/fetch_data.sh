@@ -67,7 +67,9 @@ fetch shuttle.tst https://archive.ics.uci.edu/ml/machine-learning-databases/stat
 fetch yellow_tripdata_2023-01.parquet https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2023-01.parquet -
 fetch yellow_tripdata_2018-01.parquet https://d37ci6vzurychx.cloudfront.net/trip-data/yellow_tripdata_2018-01.parquet -
 # derive OUT SRC ARGS...: write data/OUT from the fetched file SRC (in data/
-# or ../shared/data/) with `go run ./scripts/extract ARGS -in SRC -out OUT`,
+# or ../shared/data/) with scripts/extract (a module of its own, so that its
+# Parquet dependencies stay out of ldpbench's go.mod) run as
+# `go -C scripts/extract run . ARGS -in SRC -out OUT` on absolute paths,
 # unless OUT exists. The extracts are what the loaders read: plain numbers
 # where the published file is Parquet (Taxi) or a quoted CSV (Retirement).
 # They are a deterministic function of SRC, so only SRC is hashed.
@@ -87,7 +89,7 @@ derive() {
 		return 0
 	fi
 	echo "derive  data/$out from $from"
-	if ! go run ./scripts/extract "$@" -in "$from" -out "data/$out"; then
+	if ! go -C scripts/extract run . "$@" -in "$PWD/$from" -out "$PWD/data/$out"; then
 		echo "BAD     $out: extraction failed"
 		status=1
 	fi

@@ -3,8 +3,8 @@
 // directly. scripts/fetch_data.sh runs it after a download; it needs Go
 // only (no Python).
 //
-//	go run ./scripts/extract taxi   -in data/yellow_tripdata_2018-01.parquet -out data/yellow_tripdata_2018-01.pickup.csv
-//	go run ./scripts/extract csvcol -in data/sf_employee_compensation.csv -col "Total Compensation" -out data/sf_total_compensation.csv
+//	go -C scripts/extract run . taxi   -in $PWD/data/yellow_tripdata_2018-01.parquet -out $PWD/data/yellow_tripdata_2018-01.pickup.csv
+//	go -C scripts/extract run . csvcol -in $PWD/data/sf_employee_compensation.csv -col "Total Compensation" -out $PWD/data/sf_total_compensation.csv
 //
 // taxi reads the pick-up time (column tpep_pickup_datetime) of every trip
 // of an NYC TLC yellow-taxi Parquet file, in file order, and writes a CSV
