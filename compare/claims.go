@@ -8,7 +8,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -341,12 +340,7 @@ func Evaluate(claims []Claim, rows []results.Row) []Row {
 		if len(cells) > 0 {
 			sum.MeasuredMin, sum.MeasuredMax = results.Float(lo), results.Float(hi)
 		}
-		var hs []string
-		for h := range hows {
-			hs = append(hs, h)
-		}
-		sort.Strings(hs)
-		sum.SEMethod = strings.Join(hs, ",")
+		sum.SEMethod = strings.Join(slices.Sorted(maps.Keys(hows)), ",")
 		sum.Cells = strconv.Itoa(len(cells))
 		sum.SignificantCells = strconv.Itoa(sig)
 		sum.InRangeCells = strconv.Itoa(in)

@@ -3,6 +3,7 @@ package figures
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -108,7 +109,7 @@ func (s Spec) Validate() error {
 	if s.Panel != "" && (s.Panel == s.X || s.Panel == s.Series) {
 		bad("panel", "repeats the x or series field %q", s.Panel)
 	}
-	for _, k := range sortedKeys(s.Filter) {
+	for _, k := range slices.Sorted(maps.Keys(s.Filter)) {
 		if k == "" {
 			bad("filter", "has an empty field name")
 		} else if len(s.Filter[k]) == 0 {
@@ -193,13 +194,4 @@ func (s Spec) yLabel() string {
 		return s.YLabel
 	}
 	return s.Metric
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -5,8 +5,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,11 +60,7 @@ func (c Cell) Key() string {
 
 // FormatParams writes parameters as sorted key=value pairs joined by ';'.
 func FormatParams(params map[string]string) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(params))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + params[k]
