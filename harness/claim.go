@@ -66,4 +66,3 @@ func (l *MethodList) UnmarshalTOML(v any) error {
 	}
 	return fmt.Errorf("against: want a method name or a list of them, got %v", v)
 }
-

@@ -27,8 +27,10 @@ import (
 
 // Output file names inside the output directory.
 const (
-	RowsFile    = "rows.csv"
-	partialFile = "rows.csv.partial"
+	RowsFile = "rows.csv"
+	// PartialFile holds the rows of a run until it finishes (then renamed
+	// RowsFile); a killed run resumes from it.
+	PartialFile = RowsFile + ".partial"
 	SummaryFile = "summary.csv"
 	// SpecFile is a copy of the spec, so that `ldpbench plot DIR` can
 	// re-draw the figures from the directory alone.
@@ -144,7 +146,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	header := metadataLine(s, kind, opt.Quick, skipped)
 	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
 	rowsPath := filepath.Join(opt.OutDir, RowsFile)
-	partialPath := filepath.Join(opt.OutDir, partialFile)
+	partialPath := filepath.Join(opt.OutDir, PartialFile)
 	if opt.Fresh {
 		for _, p := range []string{rowsPath, partialPath} {
 			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {

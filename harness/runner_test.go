@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/results"
 )
 
 // smallSpec is a spec small enough for unit tests: 2 datasets x 2 methods x
@@ -78,13 +80,13 @@ func TestResumeFromAnyPrefix(t *testing.T) {
 	cuts := []int{0, 10, header, header + 50, len(full) / 3, len(full)/2 + 17, len(full) - 1}
 	for _, cut := range cuts {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, partialFile), full[:cut], 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, PartialFile), full[:cut], 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if got := runTo(t, s, dir, 3); !bytes.Equal(got, full) {
 			t.Fatalf("resume from a %d-byte prefix gave different rows", cut)
 		}
-		if _, err := os.Stat(filepath.Join(dir, partialFile)); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, PartialFile)); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("partial file left behind after a finished run")
 		}
 	}
@@ -195,7 +197,7 @@ func TestResumeFromHeadersOnly(t *testing.T) {
 	headers := full[:nl+1+bytes.IndexByte(full[nl+1:], '\n')+1]
 	for _, tail := range []string{"", "x,1"} {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, partialFile), append(append([]byte(nil), headers...), tail...), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, PartialFile), append(append([]byte(nil), headers...), tail...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Run(context.Background(), testKinds, s, Options{OutDir: dir, Jobs: 2}); err != nil {
@@ -204,6 +206,52 @@ func TestResumeFromHeadersOnly(t *testing.T) {
 		got, _ := os.ReadFile(filepath.Join(dir, RowsFile))
 		if !bytes.Equal(got, full) {
 			t.Fatalf("tail %q: resumed from the headers alone, rows differ from an uninterrupted run", tail)
+		}
+	}
+}
+
+// keyedKind is toyKind with its own trial key, which leaves out ε: the
+// cells of one method draw the same noise at every ε.
+type keyedKind struct{ toyKind }
+
+func (keyedKind) TrialKey(c *experiment.CellSpec) string { return "paired;method=" + c.Method }
+
+// The rows of a kind with its own trial key carry a seeding tag, so that
+// rows drawn under the per-cell seeding are refused rather than reused;
+// other kinds' headers are unchanged. Cells of equal keys draw equal
+// noise: toy's error is (scale/ε)·mean(noise), so at ε = 0.5 and 1 the
+// squared errors are in the ratio 4 (to rounding) when paired, and not
+// otherwise.
+func TestSeedingTag(t *testing.T) {
+	s := smallSpec()
+	for _, tc := range []struct {
+		kind experiment.Kind
+		want bool
+	}{{keyedKind{}, true}, {toyKind{}, false}} {
+		line := metadataLine(s, tc.kind, false, nil)
+		if got := strings.Contains(line, " seeding="+pairedSeeding); got != tc.want {
+			t.Errorf("%T: header %q has the seeding tag: %v, want %v", tc.kind, line, got, tc.want)
+		}
+	}
+	s.Axes.Eps, s.Metrics, s.Datasets = []float64{0.5, 1}, []string{"mse"}, s.Datasets[:1]
+	for _, tc := range []struct {
+		kind   experiment.Kind
+		paired bool
+	}{{keyedKind{}, true}, {toyKind{}, false}} {
+		dir := t.TempDir()
+		if _, err := Run(context.Background(), experiment.Registry{tc.kind}, s, Options{OutDir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := results.ReadRowsFile(filepath.Join(dir, RowsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Plan order: method, ε, trial; s.Trials rows per cell.
+		for i := 0; i < s.Trials; i++ {
+			lo, hi := float64(rows[i].Value), float64(rows[s.Trials+i].Value)
+			if paired := math.Abs(lo/hi-4) < 1e-6; paired != tc.paired {
+				t.Errorf("%T trial %d: squared errors at ε = 0.5 and 1 in the ratio %v; paired: %v, want %v", tc.kind, i, lo/hi, paired, tc.paired)
+			}
 		}
 	}
 }

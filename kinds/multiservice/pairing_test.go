@@ -62,13 +62,13 @@ func sameBits(a, b [][]float64) bool {
 // Every parameter of the kind is classified as changing the reports or
 // only the estimate, so that TrialKey's choice is explicit for each.
 func TestMSParamRolesCoverEveryKey(t *testing.T) {
-	for _, k := range msParamKeys {
+	for _, k := range msParams.Keys() {
 		if _, ok := msParamRoles[k]; !ok {
 			t.Errorf("params.%s has no role in msParamRoles: does it change the reports?", k)
 		}
 	}
 	for k := range msParamRoles {
-		if !contains(msParamKeys, k) {
+		if _, ok := msParams.Lookup(k); !ok {
 			t.Errorf("msParamRoles classifies %q, which is not a parameter", k)
 		}
 	}
@@ -287,9 +287,9 @@ type msStopped struct {
 
 const msLongIter = "100000000"
 
-func (k msCancelKind) PrepareContext(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
-	run, err := k.Kind.PrepareContext(ctx, c)
-	if err != nil || c.Params["max_iter"] != msLongIter {
+func (k msCancelKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	run, err := k.Kind.Prepare(ctx, c)
+	if err != nil || c.Params.String("max_iter", "") != msLongIter {
 		return run, err
 	}
 	return msCancelRun{run, k}, nil
@@ -300,7 +300,7 @@ type msCancelRun struct {
 	k msCancelKind
 }
 
-func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
+func (r msCancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	var at atomic.Int64
 	go func() {
 		// Wait for the finished cell to be written (the writer may lose a
@@ -315,7 +315,7 @@ func (r msCancelRun) Trial(trial int, rng *rand.Rand, out []experiment.Measureme
 		at.Store(time.Now().UnixNano())
 		r.k.cancel()
 	}()
-	out, err := r.CellRun.Trial(context.Background(), trial, rng, out)
+	out, err := r.CellRun.Trial(ctx, trial, rng, out)
 	r.k.stopped <- msStopped{err, time.Duration(time.Now().UnixNano() - at.Load())}
 	return out, err
 }
@@ -336,12 +336,8 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	k := msCancelKind{partial: filepath.Join(dir, partialFile), before: len(spec.Metrics), cancel: cancel, stopped: make(chan msStopped, 1)}
-	saved := kinds
-	kinds = []Kind{k}
-	t.Cleanup(func() { kinds = saved })
-	_, err := harness.Run(ctx, testKinds, spec, harness.Options{OutDir: dir, Jobs: 1})
-	kinds = saved
+	k := msCancelKind{partial: filepath.Join(dir, harness.PartialFile), before: len(spec.Metrics), cancel: cancel, stopped: make(chan msStopped, 1)}
+	_, err := harness.Run(ctx, experiment.Registry{k}, spec, harness.Options{OutDir: dir, Jobs: 1})
 	if err == nil || !strings.Contains(err.Error(), "resume") || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: error %v, want a cancellation that says how to resume", err)
 	}
@@ -367,9 +363,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 
 	// Resume: the long cell is cut to 20 iterations by the kind (the spec,
 	// and so its hash, unchanged), so that the resumed run ends.
-	kinds = []Kind{msShortKind{}}
-	res, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: dir, Jobs: 1})
-	kinds = saved
+	res, err := harness.Run(context.Background(), experiment.Registry{msShortKind{}}, spec, harness.Options{OutDir: dir, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,32 +380,13 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 // iterations.
 type msShortKind struct{ Kind }
 
-func (k msShortKind) PrepareContext(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
-	if c.Params["max_iter"] == msLongIter {
-		p := make(map[string]string, len(c.Params))
-		for key, v := range c.Params {
-			p[key] = v
-		}
+func (k msShortKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	if c.Params.String("max_iter", "") == msLongIter {
+		p := c.Params.Values()
 		p["max_iter"] = "20"
 		short := *c
-		short.Params = p
+		short.Params = msParams.MustParse(p)
 		c = &short
 	}
-	return k.Kind.PrepareContext(ctx, c)
-}
-
-// The rows of a kind with its own trial key carry a seeding tag, so that
-// rows drawn under the per-cell seeding are refused rather than reused;
-// other kinds' headers are unchanged.
-func TestSeedingTagInHeader(t *testing.T) {
-	s := smallSpec()
-	for _, tc := range []struct {
-		kind Kind
-		want bool
-	}{{Kind{}, true}, {MD{}, true}, {meanKind{}, false}} {
-		line := metadataLine(s, tc.kind, false, nil)
-		if got := strings.Contains(line, " seeding="+pairedSeeding); got != tc.want {
-			t.Errorf("kind %s: header %q has the seeding tag: %v, want %v", tc.kind.Name(), line, got, tc.want)
-		}
-	}
+	return k.Kind.Prepare(ctx, c)
 }
