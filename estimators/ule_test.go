@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -80,177 +79,12 @@ func uleServices(tb testing.TB, mechs []mechanisms.Mechanism, bins int) []*Servi
 	return svcs
 }
 
-// uleDedup buckets and merges the linked reports (no missing ones) as
-// ULE does before its EM.
-func uleDedup(tb testing.TB, svcs []*Service, reps [][]float64) *uleData {
-	tb.Helper()
-	lay, err := newULELayout(svcs, make([]bool, len(svcs)))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	d, err := lay.dedup(len(reps[0]), func(j, i int) int { return svcs[j].Bucket(reps[j][i]) })
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
-}
-
 func maxAbsDiff(a, b []float64) float64 {
 	var d float64
 	for i := range a {
 		d = max(d, math.Abs(a[i]-b[i]))
 	}
 	return d
-}
-
-// TestULEFastMatchesDense runs the fast route (each of its kernels) and
-// the dense route for the same fixed number of iterations, with and
-// without smoothing, and compares the histograms and LL.
-func TestULEFastMatchesDense(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		bins  int
-		mechs []string
-		eps   []float64
-		n     int
-	}{
-		{"m3-l64", 64, []string{"duchi", "pm", "sw"}, []float64{0.5, 0.5, 0.5}, 2000},
-		{"m3-l1024", 1024, []string{"duchi", "pm", "sw"}, []float64{0.3, 0.6, 0.4}, 2000},
-		{"m3-l1024-eps2", 1024, []string{"duchi", "pm", "sw"}, []float64{2, 2, 2}, 2000},
-		{"m6-l256", 256, []string{"duchi", "pm", "sw", "duchi", "pm", "sw"}, []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7}, 2000},
-		{"sw-pm-sw-l128", 128, []string{"sw", "pm", "sw"}, []float64{0.4, 1, 3}, 2000},
-		{"pm-sw-l256", 256, []string{"pm", "sw"}, []float64{0.7, 0.2}, 3000},
-		{"sr-pm-pm-l512", 512, []string{"duchi", "pm", "pm"}, []float64{1, 0.5, 4}, 3000},
-		{"m3-l256-eps8", 256, []string{"duchi", "pm", "sw"}, []float64{8, 8, 8}, 2000},
-		{"m3-l128-eps30", 128, []string{"duchi", "pm", "sw"}, []float64{30, 30, 30}, 2000},
-		{"pm", 1024, []string{"pm"}, []float64{1}, 2000},
-		{"sw", 1024, []string{"sw"}, []float64{0.2}, 2000},
-		{"sr", 128, []string{"duchi"}, []float64{1}, 2000},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			mechs := make([]mechanisms.Mechanism, len(tc.mechs))
-			for j, name := range tc.mechs {
-				m, err := mechanisms.New(name, tc.eps[j])
-				if err != nil {
-					t.Fatal(err)
-				}
-				mechs[j] = m
-			}
-			v := uleBetaInputs(tc.n, 2, 5, rng)
-			reps := uleReports(t, v, mechs, rng)
-			svcs := uleServices(t, mechs, tc.bins)
-			// Compare the iterates at iteration cmp (a run that converges
-			// exactly, ΔLL = 0, stops earlier, at an iteration that
-			// rounding decides).
-			const iters, cmp = 30, 30
-			run := func(opt EMOptions) ([]float64, float64, EMInfo) {
-				var at []float64
-				var ll float64
-				opt.Trace = func(it int, theta []float64, l float64) {
-					if it == cmp {
-						at, ll = slices.Clone(theta), l
-					}
-				}
-				_, info, err := ULE(reps, svcs, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if at == nil {
-					t.Fatalf("stopped after %d iterations (%s)", info.Iterations, info.Stop)
-				}
-				return at, ll, info
-			}
-			for _, smooth := range []bool{true, false} {
-				opt := EMOptions{NoSmooth: !smooth, Stop: StopConverged, MaxIter: iters, LLTol: 1e-300, ThetaTol: 1e-300}
-				opt.Dense = true
-				dense, dll, di := run(opt)
-				opt.Dense = false
-				for _, kernel := range []string{"", "merged", "compiled", "explicit", "grouped", "band", "pair", "pairgrid"} {
-					opt.kernel = kernel
-					fast, fll, fi := run(opt)
-					if fi.Distinct != di.Distinct || fi.Route != "fast" || di.Route != "dense" {
-						t.Fatalf("distinct %d %d, routes %s %s", fi.Distinct, di.Distinct, fi.Route, di.Route)
-					}
-					if d := maxAbsDiff(fast, dense); d > 1e-9 {
-						t.Errorf("smooth=%v kernel %q: max |fast - dense| = %g", smooth, kernel, d)
-					}
-					if d := math.Abs(fll - dll); d > 1e-9*math.Abs(dll) {
-						t.Errorf("smooth=%v kernel %q: LL fast %v dense %v", smooth, kernel, fll, dll)
-					}
-					t.Logf("smooth=%v kernel %q: distinct %d, LL %.6f, max diff %.3g at iteration %d (%d and %d iterations in all)",
-						smooth, kernel, fi.Distinct, fll, maxAbsDiff(fast, dense), cmp, fi.Iterations, di.Iterations)
-				}
-			}
-		})
-	}
-}
-
-// TestULEPairKernelPaths checks that [SR, PM, SW] at the authors'
-// discretisation takes the pair kernel, and that both its paths are used
-// (TestULEFastMatchesDense checks their values).
-func TestULEPairKernelPaths(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	mechs := uleMechs(t, 0.3, 0.3, 0.3)
-	v := uleBetaInputs(20000, 2, 5, rng)
-	reps := uleReports(t, v, mechs, rng)
-	svcs := uleServices(t, mechs, DefaultBins)
-	d := uleDedup(t, svcs, reps)
-	e := newULEFast(d, 2, "")
-	if !e.pairMode {
-		t.Fatal("pair kernel not used")
-	}
-	theta := make([]float64, DefaultBins)
-	for i := range theta {
-		theta[i] = 1 / float64(len(theta))
-	}
-	a := make([]float64, DefaultBins)
-	e.eval(theta, a)
-	slow := 0
-	for _, s := range e.slots {
-		for _, acc := range s.pair {
-			if acc != nil {
-				slow += acc.slowVector
-			}
-		}
-	}
-	if slow == 0 || slow > len(d.count)/5 {
-		t.Errorf("%d of %d vectors on the slow path", slow, len(d.count))
-	}
-	t.Logf("%d of %d vectors on the slow path", slow, len(d.count))
-}
-
-// TestULEZonePrograms checks that m = 6 services ([SR, PM, SW] twice) at
-// the authors' discretisation compile nearly every vector to a zone
-// program (TestULEFastMatchesDense checks their values).
-func TestULEZonePrograms(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
-	mechs := uleMechs(t, 0.3, 0.3, 0.3, 0.5, 0.5, 0.5)
-	v := uleBetaInputs(5000, 2, 5, rng)
-	reps := uleReports(t, v, mechs, rng)
-	svcs := uleServices(t, mechs, DefaultBins)
-	lay, err := newULELayout(svcs, make([]bool, len(svcs)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := lay.dedup(len(v), func(j, i int) int { return svcs[j].Bucket(reps[j][i]) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newULEFast(d, 1, "")
-	if e.zones == nil || e.prog == nil {
-		t.Fatal("no zone programs")
-	}
-	zoned := 0
-	for k := range d.count {
-		if e.prog.zOff[k+1] > e.prog.zOff[k] || e.prog.exOff[k+1] == e.prog.exOff[k] {
-			zoned++
-		}
-	}
-	if zoned < len(d.count)*8/10 {
-		t.Errorf("%d of %d vectors with zone programs", zoned, len(d.count))
-	}
-	t.Logf("%d of %d vectors with zone programs", zoned, len(d.count))
 }
 
 // TestULEStopsOnContext checks that a cancelled context stops the EM loop

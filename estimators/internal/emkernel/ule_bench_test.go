@@ -1,13 +1,14 @@
-package estimators
+package emkernel
 
-// Benchmarks of ULE at the scale of the paper's Table 1 (Beta+Sin with the
-// datasets package's defaults, normalised by its empirical min/max; m = 3
-// services [SR, PM, SW] at the same ε; l = 1024 bins; the authors' EMS and
-// stopping rule; Workers = GOMAXPROCS):
+// Benchmarks of ULE (Linked: estimators.ULE less its checks of the input)
+// at the scale of the paper's Table 1 (Beta+Sin with the datasets
+// package's defaults, normalised by its empirical min/max; m = 3 services
+// [SR, PM, SW] at the same ε; l = 1024 bins; the authors' EMS and stopping
+// rule; Workers = GOMAXPROCS):
 //
-//	go test -run '^$' -bench 'ULE1M|ULEDense' -benchtime 1x ./estimators/
-//	LDPBENCH_BENCH_10M=1 go test -run '^$' -bench 'ULE10M' -benchtime 1x -timeout 60m ./estimators/
-//	LDPBENCH_BENCH_M=1 go test -run '^$' -bench 'ULEServices1M' -benchtime 1x -timeout 60m ./estimators/
+//	go test -run '^$' -bench 'ULE1M|ULEDense' -benchtime 1x ./estimators/internal/emkernel/
+//	LDPBENCH_BENCH_10M=1 go test -run '^$' -bench 'ULE10M' -benchtime 1x -timeout 60m ./estimators/internal/emkernel/
+//	LDPBENCH_BENCH_M=1 go test -run '^$' -bench 'ULEServices1M' -benchtime 1x -timeout 60m ./estimators/internal/emkernel/
 //
 // Each reports, besides ns/op (the whole aggregation: bucketing,
 // deduplication, preparation and EM, the region Table 1 times),
@@ -43,7 +44,7 @@ import (
 // (n, ε).
 type uleBenchData struct {
 	reports [][]float64
-	svcs    []*Service
+	mats    []*Matrix
 }
 
 var (
@@ -62,7 +63,7 @@ func uleBenchSetup(b *testing.B, n int, eps float64) *uleBenchData {
 	clear(uleBenchCache) // keep one data set in memory
 	mechs := uleMechs(b, eps, eps, eps)
 	rng := rand.New(rand.NewPCG(20251122, uint64(n)^math.Float64bits(eps)))
-	d := &uleBenchData{reports: uleReports(b, uleBenchInputs(b, n), mechs, rng), svcs: uleServices(b, mechs, DefaultBins)}
+	d := &uleBenchData{reports: uleReports(b, uleBenchInputs(b, n), mechs, rng), mats: uleMatrices(b, mechs, testBins, testBins)}
 	uleBenchCache[key] = d
 	return d
 }
@@ -109,19 +110,15 @@ func peakRSSMiB() float64 {
 func benchULE(b *testing.B, n int, eps float64) {
 	d := uleBenchSetup(b, n, eps)
 	b.ResetTimer()
-	var info EMInfo
+	var info Info
 	for b.Loop() {
-		var err error
-		_, info, err = ULE(d.reports, d.svcs, EMOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		_, info = uleLinked(b, d.reports, d.mats, Options{})
 	}
 	b.StopTimer()
 	reportULE(b, n, eps, info)
 }
 
-func reportULE(b *testing.B, n int, eps float64, info EMInfo) {
+func reportULE(b *testing.B, n int, eps float64, info Info) {
 	floor := uleFloorPerIter(info.Distinct)
 	b.ReportMetric(float64(info.Iterations), "iters")
 	b.ReportMetric(info.PerIter.Seconds(), "s/iter")
@@ -221,15 +218,11 @@ func BenchmarkULEServices1M(b *testing.B) {
 			ms := uleMechs(b, eps...)
 			rng := rand.New(rand.NewPCG(7, uint64(m)))
 			reports := uleReports(b, uleBenchInputs(b, 1_000_000), ms, rng)
-			svcs := uleServices(b, ms, DefaultBins)
+			mats := uleMatrices(b, ms, testBins, testBins)
 			b.ResetTimer()
-			var info EMInfo
+			var info Info
 			for b.Loop() {
-				var err error
-				_, info, err = ULE(reports, svcs, EMOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
+				_, info = uleLinked(b, reports, mats, Options{})
 			}
 			b.StopTimer()
 			reportULE(b, 1_000_000, 0.1, info)
@@ -250,23 +243,14 @@ func BenchmarkULEDensePerIter1M(b *testing.B) {
 	for j, r := range d.reports {
 		sub[j] = r[:nSub]
 	}
-	_, full, err := ULE(d.reports, d.svcs, EMOptions{MaxIter: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, full := uleLinked(b, d.reports, d.mats, Options{MaxIter: 1})
 	b.ResetTimer()
-	var info, fast EMInfo
+	var info Info
 	for b.Loop() {
-		_, info, err = ULE(sub, d.svcs, EMOptions{MaxIter: 4, Dense: true})
-		if err != nil {
-			b.Fatal(err)
-		}
+		_, info = uleLinked(b, sub, d.mats, Options{MaxIter: 4, Dense: true})
 	}
 	b.StopTimer()
-	_, fast, err = ULE(sub, d.svcs, EMOptions{MaxIter: 50})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, fast := uleLinked(b, sub, d.mats, Options{MaxIter: 50})
 	perIter := info.PerIter.Seconds()
 	b.ReportMetric(perIter, "s/iter")
 	b.ReportMetric(float64(info.Distinct), "distinct")
@@ -295,14 +279,11 @@ func BenchmarkPairGridVsSparse(b *testing.B) {
 	for _, c := range cfgs {
 		b.Run(fmt.Sprintf("n=%d/eps=%v", c.n, c.eps), func(b *testing.B) {
 			d := uleBenchSetup(b, c.n, c.eps)
-			run := func(kernel string) EMInfo {
-				_, info, err := ULE(d.reports, d.svcs, EMOptions{MaxIter: 200, Stop: StopConverged, LLTol: 1e-300, ThetaTol: 1e-300, kernel: kernel})
-				if err != nil {
-					b.Fatal(err)
-				}
+			run := func(kernel string) Info {
+				_, info := uleLinked(b, d.reports, d.mats, Options{MaxIter: 200, Converged: true, LLTol: 1e-300, ThetaTol: 1e-300, kernel: kernel})
 				return info
 			}
-			var sparse, grid EMInfo
+			var sparse, grid Info
 			for b.Loop() {
 				sparse = run("pair")
 				grid = run("pairgrid")

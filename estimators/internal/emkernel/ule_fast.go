@@ -1,4 +1,4 @@
-package estimators
+package emkernel
 
 import (
 	"math"
@@ -10,7 +10,7 @@ import (
 // Write the scaled row of vector k as R_k[t] = L_c(t) · Π_{j<S} F_j(t), with
 // L_c the product of its combo services' rows (SR), and F_j the row of its
 // bucket in segment service j (PM, SW) divided by the row's maximum. Each
-// F_j is a list of pieces of bins (the service's profile, transition.go):
+// F_j is a list of pieces of bins (the service's profile, profile.go):
 // constant, or explicit (a ramp of a few bins). Merging the S lists cuts
 // [0, l) into runs on which every F_j is constant, where R_k = C·L_c(t),
 // and explicit bins, where R_k[t] is formed directly. Then

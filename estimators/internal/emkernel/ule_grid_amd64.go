@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package estimators
+package emkernel
 
 import "golang.org/x/sys/cpu"
 

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package estimators
+package emkernel
 
 // gridAVX2 reports whether gridBlocks runs the AVX2 assembly (never here).
 const gridAVX2 = false

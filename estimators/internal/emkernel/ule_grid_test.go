@@ -1,4 +1,4 @@
-package estimators
+package emkernel
 
 import (
 	"math"
@@ -129,21 +129,14 @@ func TestGridLogCell(t *testing.T) {
 func TestULEPairGridChosen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	mechs := uleMechs(t, 0.5, 0.5, 0.5)
-	svcs := make([]*Service, len(mechs))
-	for j, m := range mechs {
-		s, err := NewService(m, ServiceOptions{Bins: 128, Buckets: 64})
-		if err != nil {
-			t.Fatal(err)
-		}
-		svcs[j] = s
-	}
+	mats := uleMatrices(t, mechs, 128, 64)
 	for _, tc := range []struct {
 		n    int
 		grid bool
 	}{{200, false}, {30000, true}} {
 		v := uleBetaInputs(tc.n, 2, 5, rng)
 		reps := uleReports(t, v, mechs, rng)
-		d := uleDedup(t, svcs, reps)
+		d := uleDedup(t, mats, reps)
 		e := newULEFast(d, 2, "")
 		if !e.pairMode || (e.grid != nil) != tc.grid {
 			t.Fatalf("n=%d: pair %v, grid %v, want grid %v", tc.n, e.pairMode, e.grid != nil, tc.grid)
@@ -155,17 +148,11 @@ func TestULEPairGridChosen(t *testing.T) {
 				}
 			}
 		}
-		opt := EMOptions{MaxIter: 40, Stop: StopConverged, LLTol: 1e-300, ThetaTol: 1e-300}
+		opt := Options{MaxIter: 40, Converged: true, LLTol: 1e-300, ThetaTol: 1e-300}
 		opt.kernel = "pair"
-		sp, si, err := ULE(reps, svcs, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sp, si := uleLinked(t, reps, mats, opt)
 		opt.kernel = "pairgrid"
-		gr, gi, err := ULE(reps, svcs, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		gr, gi := uleLinked(t, reps, mats, opt)
 		if d := maxAbsDiff(sp, gr); d > 1e-12 {
 			t.Errorf("n=%d: max |sparse − grid| = %g", tc.n, d)
 		}
@@ -181,18 +168,15 @@ func TestULEPairGridChosen(t *testing.T) {
 func TestULEPairGridWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	mechs := uleMechs(t, 0.1, 0.1, 0.1)
-	svcs := uleServices(t, mechs, DefaultBins)
+	mats := uleMatrices(t, mechs, testBins, testBins)
 	reps := uleReports(t, uleBetaInputs(200_000, 2, 5, rng), mechs, rng)
-	if ns := uleSlotsFor(len(uleDedup(t, svcs, reps).count)); ns < 8 {
+	if ns := uleSlotsFor(len(uleDedup(t, mats, reps).count)); ns < 8 {
 		t.Fatalf("%d slots: the test needs several", ns)
 	}
 	var first []float64
 	for _, workers := range []int{1, 2, 5} {
-		opt := EMOptions{MaxIter: 20, Stop: StopConverged, LLTol: 1e-300, ThetaTol: 1e-300, Workers: workers, kernel: "pairgrid"}
-		got, _, err := ULE(reps, svcs, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		opt := Options{MaxIter: 20, Converged: true, LLTol: 1e-300, ThetaTol: 1e-300, Workers: workers, kernel: "pairgrid"}
+		got, _ := uleLinked(t, reps, mats, opt)
 		if first == nil {
 			first = got
 			continue
