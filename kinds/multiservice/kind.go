@@ -22,7 +22,7 @@ import (
 // a collector estimates the mean or the histogram from all of them at no
 // further privacy cost. The services, their mechanisms and budgets, and an
 // optional split of the users into groups reporting to subsets of the
-// services are the cell's params (multiservice_config.go).
+// services are the cell's params (config.go).
 //
 // Every trial draws every report of every scored user with the trial's
 // generator, service by service in order and user by user within a service
