@@ -28,7 +28,7 @@ import (
 //
 // params.d (required) is the dimensionality, at most the dataset's
 // attributes per row (the first d are used); every other parameter, the
-// methods and the metrics are those of kind multiservice (multiservice.go),
+// methods and the metrics are those of kind multiservice (kind.go),
 // except what has no meaning here: groups, group and v, the metrics
 // variance and aggregation_seconds, and method ems-best (an oracle choice
 // per attribute would need d sets of transition matrices). em_stop_ll and

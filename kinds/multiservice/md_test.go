@@ -29,7 +29,7 @@ func msMDCellSpec(t *testing.T, method string, n, dims int, params map[string]st
 	if len(metrics) == 0 {
 		metrics = []string{"mse"}
 	}
-	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: 0.5, N: n, Params: params, Metrics: metrics}
+	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: 0.5, N: n, Params: mdParams.MustParse(params), Metrics: metrics}
 }
 
 // Every bad cell is refused by Check with an error that names the problem.
@@ -53,7 +53,7 @@ func TestMultiserviceMDCheck(t *testing.T) {
 		{"ems-best", map[string]string{"services": "sr,pm", "d": "2"}, []string{"js-div"}, "ems-best"},
 		{"ems-sw", map[string]string{"services": "sr,pm", "d": "2"}, []string{"js-div"}, "ems-sw"},
 	} {
-		err := k.Check(msMDCellSpec(t, c.method, 600, 6, c.params, c.metrics...))
+		err := checkRaw(k, msMDCellSpec(t, c.method, 600, 6, nil, c.metrics...), c.params)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s %v: %v", c.method, c.params, err)
@@ -132,7 +132,7 @@ func TestMultiserviceMDIsPerAttribute(t *testing.T) {
 				xs[i] = cs.Dataset.Row(r)[j]
 			}
 			ds := &datasets.Dataset{Name: "col", Values: xs}
-			sub, err := Kind{}.Prepare(context.Background(), &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: c.params, Metrics: c.metrics})
+			sub, err := Kind{}.Prepare(context.Background(), &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: msParams.MustParse(c.params), Metrics: c.metrics})
 			if err != nil {
 				t.Fatal(err)
 			}
