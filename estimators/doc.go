@@ -23,7 +23,8 @@
 //   - The distribution: a Service (NewService, NewServices) is a
 //     mechanism's transition matrix; ULE runs EM on the users' linked
 //     reports, EMS and EMSHistogram on one service's reports alone (the
-//     baseline), configured by EMOptions and described by EMInfo.
+//     baseline), configured by EMOptions and described by EMInfo. They
+//     take a context.Context first, checked once per EM iteration.
 //
 // The EM loop and its E-step kernels (bucketing and deduplication, the
 // dense reference route, the fast route's pair, grid, grouped and compiled

@@ -1,7 +1,6 @@
 package estimators
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"time"
@@ -64,10 +63,6 @@ type EMOptions struct {
 	// fast route is tested against, O(distinct × l) per iteration and in
 	// memory. It refuses more than 2^27 row entries.
 	Dense bool
-	// Context, if not nil, is checked once per iteration: when it is done,
-	// ULE and EMS stop and return its error (a SIGTERM does not wait for
-	// thousands of iterations).
-	Context context.Context
 	// Trace, if not nil, is called after every iteration with its number
 	// (1, 2, ...), the new θ (do not keep or modify it) and LL(θ).
 	Trace func(iter int, theta []float64, ll float64)
@@ -118,14 +113,6 @@ func (o EMOptions) kernelOptions() (emkernel.Options, error) {
 		Dense:     o.Dense,
 		Trace:     o.Trace,
 	}, nil
-}
-
-// context returns o.Context, or context.Background() if it is nil.
-func (o EMOptions) context() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
 }
 
 // rule returns the stopping rule o applies.

@@ -43,7 +43,7 @@ func TestEMLogLikelihoodMonotone(t *testing.T) {
 					bad = true
 				}
 			}}
-		theta, info, err := ULE(reps, svcs, opt)
+		theta, info, err := ULE(t.Context(), reps, svcs, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestEMRecoversHistogram(t *testing.T) {
 	var js []float64
 	for _, n := range []int{2000, 20000, 200000} {
 		reps, svcs, v := uleSmallRun(t, n, bins, uleMechs(t, 2, 2, 2), 11)
-		theta, info, err := ULE(reps, svcs, EMOptions{NoSmooth: true, Stop: StopConverged, MaxIter: 3000})
+		theta, info, err := ULE(t.Context(), reps, svcs, EMOptions{NoSmooth: true, Stop: StopConverged, MaxIter: 3000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestEMRecoversHistogram(t *testing.T) {
 func TestEMSBaselines(t *testing.T) {
 	reps, svcs, _ := uleSmallRun(t, 20000, 1024, uleMechs(t, 0.5, 0.5, 0.5), 5)
 	for j, s := range svcs {
-		theta, info, err := EMS(reps[j], s, EMOptions{})
+		theta, info, err := EMS(t.Context(), reps[j], s, EMOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestEMSBaselines(t *testing.T) {
 		if info.Users != 20000 || info.Distinct > s.Buckets {
 			t.Errorf("%s: users %d distinct %d", s.Mech.Name(), info.Users, info.Distinct)
 		}
-		h, hinfo, err := EMSHistogram(s.OutputHistogram(reps[j]), s, EMOptions{})
+		h, hinfo, err := EMSHistogram(t.Context(), s.OutputHistogram(reps[j]), s, EMOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,14 +119,14 @@ func TestEMSBaselines(t *testing.T) {
 // TestEMStoppingRules checks that each rule records why it stopped.
 func TestEMStoppingRules(t *testing.T) {
 	reps, svcs, _ := uleSmallRun(t, 5000, 64, uleMechs(t, 1, 1, 1), 9)
-	_, info, err := ULE(reps, svcs, EMOptions{MaxIter: 7})
+	_, info, err := ULE(t.Context(), reps, svcs, EMOptions{MaxIter: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.Stop != StopReasonMaxIter || info.Iterations != 7 {
 		t.Errorf("cap: stop %q after %d", info.Stop, info.Iterations)
 	}
-	_, info, err = ULE(reps, svcs, EMOptions{})
+	_, info, err = ULE(t.Context(), reps, svcs, EMOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestEMStoppingRules(t *testing.T) {
 		t.Errorf("authors: rule %q stop %q after %d", info.Rule, info.Stop, info.Iterations)
 	}
 	// A loose θ tolerance stops on θ.
-	_, info, err = ULE(reps, svcs, EMOptions{Stop: StopConverged, ThetaTol: 1e-2})
+	_, info, err = ULE(t.Context(), reps, svcs, EMOptions{Stop: StopConverged, ThetaTol: 1e-2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,14 +142,14 @@ func TestEMStoppingRules(t *testing.T) {
 		t.Errorf("converged, loose θ: stop %q after %d", info.Stop, info.Iterations)
 	}
 	// A huge LL tolerance stops at the first check, the third iteration.
-	_, info, err = ULE(reps, svcs, EMOptions{LLTol: 1e300})
+	_, info, err = ULE(t.Context(), reps, svcs, EMOptions{LLTol: 1e300})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.Stop != StopReasonLL || info.Iterations != 3 {
 		t.Errorf("authors, loose: stop %q after %d", info.Stop, info.Iterations)
 	}
-	_, cinfo, err := ULE(reps, svcs, EMOptions{Stop: StopConverged})
+	_, cinfo, err := ULE(t.Context(), reps, svcs, EMOptions{Stop: StopConverged})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestEMStoppingRules(t *testing.T) {
 		t.Errorf("converged: stop %q after %d", cinfo.Stop, cinfo.Iterations)
 	}
 	t.Logf("authors: %d iterations; converged: %d (%s)", info.Iterations, cinfo.Iterations, cinfo.Stop)
-	if _, _, err := ULE(reps, svcs, EMOptions{Stop: "often"}); err == nil {
+	if _, _, err := ULE(t.Context(), reps, svcs, EMOptions{Stop: "often"}); err == nil {
 		t.Error("unknown rule accepted")
 	}
 }
@@ -168,12 +168,12 @@ func TestEMStoppingRules(t *testing.T) {
 func TestULEWorkersAndMissing(t *testing.T) {
 	reps, svcs, _ := uleSmallRun(t, 40000, 1024, uleMechs(t, 0.3, 0.3, 0.3), 13)
 	opt := EMOptions{MaxIter: 50, Workers: 1}
-	a, ai, err := ULE(reps, svcs, opt)
+	a, ai, err := ULE(t.Context(), reps, svcs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Workers = 3
-	b, bi, err := ULE(reps, svcs, opt)
+	b, bi, err := ULE(t.Context(), reps, svcs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +185,11 @@ func TestULEWorkersAndMissing(t *testing.T) {
 	for i := range nan {
 		nan[i] = math.NaN()
 	}
-	c, _, err := ULE([][]float64{nan, reps[1], reps[2]}, svcs, EMOptions{MaxIter: 50})
+	c, _, err := ULE(t.Context(), [][]float64{nan, reps[1], reps[2]}, svcs, EMOptions{MaxIter: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := ULE(reps[1:], svcs[1:], EMOptions{MaxIter: 50})
+	d, _, err := ULE(t.Context(), reps[1:], svcs[1:], EMOptions{MaxIter: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,17 +200,17 @@ func TestULEWorkersAndMissing(t *testing.T) {
 
 func TestULEErrors(t *testing.T) {
 	reps, svcs, _ := uleSmallRun(t, 100, 32, uleMechs(t, 1, 1), 1)
-	if _, _, err := ULE(reps[:1], svcs, EMOptions{}); err == nil {
+	if _, _, err := ULE(t.Context(), reps[:1], svcs, EMOptions{}); err == nil {
 		t.Error("one report slice for two services accepted")
 	}
-	if _, _, err := ULE([][]float64{reps[0], reps[1][:50]}, svcs, EMOptions{}); err == nil {
+	if _, _, err := ULE(t.Context(), [][]float64{reps[0], reps[1][:50]}, svcs, EMOptions{}); err == nil {
 		t.Error("unequal report slices accepted")
 	}
 	other := uleServices(t, uleMechs(t, 1), 64)
-	if _, _, err := ULE(reps, []*Service{svcs[0], other[0]}, EMOptions{}); err == nil {
+	if _, _, err := ULE(t.Context(), reps, []*Service{svcs[0], other[0]}, EMOptions{}); err == nil {
 		t.Error("services with different bins accepted")
 	}
-	if _, _, err := ULE(reps, svcs, EMOptions{MaxIter: -1}); err == nil {
+	if _, _, err := ULE(t.Context(), reps, svcs, EMOptions{MaxIter: -1}); err == nil {
 		t.Error("negative MaxIter accepted")
 	}
 }

@@ -1,6 +1,7 @@
 package estimators
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -20,7 +21,12 @@ import (
 // at all are dropped. Every service must have the same Bins and every
 // reports[j] the same length. It returns the estimate (a probability vector
 // of length l) and a description of the run.
-func ULE(reports [][]float64, svcs []*Service, opt EMOptions) ([]float64, EMInfo, error) {
+//
+// ctx is checked once per EM iteration: when it is done, ULE stops and
+// returns an error wrapping ctx.Err(), so that a cancelled run (a SIGTERM)
+// does not wait for thousands of iterations. context.Background() is fine
+// when there is nothing to cancel.
+func ULE(ctx context.Context, reports [][]float64, svcs []*Service, opt EMOptions) ([]float64, EMInfo, error) {
 	if len(svcs) == 0 || len(reports) != len(svcs) {
 		return nil, EMInfo{}, fmt.Errorf("estimators: ULE needs one report slice per service (%d services, %d report slices)", len(svcs), len(reports))
 	}
@@ -44,21 +50,22 @@ func ULE(reports [][]float64, svcs []*Service, opt EMOptions) ([]float64, EMInfo
 	if err != nil {
 		return nil, EMInfo{}, err
 	}
-	theta, info, err := emkernel.Linked(opt.context(), reports, mats, kopt)
+	theta, info, err := emkernel.Linked(ctx, reports, mats, kopt)
 	return theta, emInfo(info, opt.rule()), err
 }
 
 // EMS estimates the histogram from one service's reports alone: EM (EMS by
 // default) on the service's own output histogram with its own transition
 // matrix (p4 spec §5), the per-service baseline of ULE. NaN reports are
-// skipped.
-func EMS(reports []float64, svc *Service, opt EMOptions) ([]float64, EMInfo, error) {
-	return ULE([][]float64{reports}, []*Service{svc}, opt)
+// skipped. ctx is checked once per iteration, as by ULE.
+func EMS(ctx context.Context, reports []float64, svc *Service, opt EMOptions) ([]float64, EMInfo, error) {
+	return ULE(ctx, [][]float64{reports}, []*Service{svc}, opt)
 }
 
 // EMSHistogram is EMS from the counts of the service's output buckets
-// (counts[r] reports in bucket r, as Service.OutputHistogram).
-func EMSHistogram(counts []float64, svc *Service, opt EMOptions) ([]float64, EMInfo, error) {
+// (counts[r] reports in bucket r, as Service.OutputHistogram). ctx is
+// checked once per iteration, as by ULE.
+func EMSHistogram(ctx context.Context, counts []float64, svc *Service, opt EMOptions) ([]float64, EMInfo, error) {
 	if svc == nil || len(counts) != svc.Buckets {
 		return nil, EMInfo{}, errors.New("estimators: EMSHistogram needs one count per output bucket")
 	}
@@ -71,6 +78,6 @@ func EMSHistogram(counts []float64, svc *Service, opt EMOptions) ([]float64, EMI
 	if err != nil {
 		return nil, EMInfo{}, err
 	}
-	theta, info, err := emkernel.Histogram(opt.context(), counts, svc.mat, kopt)
+	theta, info, err := emkernel.Histogram(ctx, counts, svc.mat, kopt)
 	return theta, emInfo(info, opt.rule()), err
 }

@@ -88,25 +88,39 @@ func maxAbsDiff(a, b []float64) float64 {
 }
 
 // TestULEStopsOnContext checks that a cancelled context stops the EM loop
-// within one iteration and that the error says so.
+// within one iteration and that the error says so, and that EMS and
+// EMSHistogram, given a context already cancelled, stop before their first
+// iteration.
 func TestULEStopsOnContext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	mechs := uleMechs(t, 0.5, 0.5, 0.5)
 	reports := uleReports(t, uleBetaInputs(2000, 2, 5, rng), mechs, rng)
 	svcs := uleServices(t, mechs, 64)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	calls := 0
-	opt := EMOptions{Context: ctx, Stop: StopConverged, Trace: func(iter int, _ []float64, _ float64) {
+	opt := EMOptions{Stop: StopConverged, Trace: func(iter int, _ []float64, _ float64) {
 		calls = iter
 		if iter == 3 {
 			cancel()
 		}
 	}}
-	_, _, err := ULE(reports, svcs, opt)
+	_, _, err := ULE(ctx, reports, svcs, opt)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("ULE with a context cancelled at iteration 3: err = %v, want context.Canceled", err)
 	}
 	if calls != 3 {
 		t.Errorf("ULE ran %d iterations after cancellation at 3", calls-3)
+	}
+
+	calls = 0
+	opt.Trace = func(iter int, _ []float64, _ float64) { calls = iter }
+	if _, _, err := EMS(ctx, reports[1], svcs[1], opt); !errors.Is(err, context.Canceled) {
+		t.Errorf("EMS with a cancelled context: err = %v, want context.Canceled", err)
+	}
+	if _, _, err := EMSHistogram(ctx, svcs[2].OutputHistogram(reports[2]), svcs[2], opt); !errors.Is(err, context.Canceled) {
+		t.Errorf("EMSHistogram with a cancelled context: err = %v, want context.Canceled", err)
+	}
+	if calls != 0 {
+		t.Errorf("%d iterations ran with a cancelled context", calls)
 	}
 }

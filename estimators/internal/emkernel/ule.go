@@ -63,8 +63,9 @@ const uleMaxDenseEntries = 1 << 27
 // are mats: reports[j][i] is user i's raw report to service j, NaN if that
 // user did not report to it; users with no report at all are dropped. It
 // buckets the reports, merges the users with the same bucket vector and
-// runs EM on the route opt selects. The caller (estimators.ULE) checks that
-// every matrix has the same L and every reports[j] the same length.
+// runs EM on the route opt selects, checking ctx once per iteration. The
+// caller (estimators.ULE) checks that every matrix has the same L and
+// every reports[j] the same length.
 func Linked(ctx context.Context, reports [][]float64, mats []*Matrix, opt Options) ([]float64, Info, error) {
 	start := time.Now()
 	n := len(reports[0])
