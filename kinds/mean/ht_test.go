@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/compare"
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
@@ -130,7 +131,7 @@ func TestMeanHTMatchesTheory(t *testing.T) {
 		t.Fatal(err)
 	}
 	requireTheory(t, "", rows)
-	if _, pooled := chiSquareCheck(rows, 1.3); pooled == nil {
+	if _, pooled := compare.TheoryCheck(rows, 1.3, falseFailure); pooled == nil {
 		t.Error("the check accepts a theory 30% too high")
 	}
 	for _, s := range res.Summaries {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/compare"
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
@@ -61,7 +62,7 @@ func runShipped(t *testing.T, name string) []results.Row {
 // The 16-dimensional specs at quick scale: every cell's measured MSE agrees
 // with the exact theory (1/d)Σ_j (1/n²)Σ_i Var(Y_ij | x_ij).
 //
-// The check is chiSquareCheck's, which treats err²/theory of one trial as
+// The check is compare.TheoryCheck's, which treats err²/theory of one trial as
 // χ²(1). Here the trial's MSE is a mean over d attributes: by the CLT the
 // d errors are jointly normal, so d·MSE is a Gaussian quadratic form
 // Σ_k λ_k·χ²(1) with Σ_k λ_k equal to its mean. Such a form is smaller in
@@ -84,10 +85,10 @@ func TestShippedMeanMDMatchesTheory(t *testing.T) {
 	}
 	// With at least 96 + 16 cells of 20 trials the pooled interval is
 	// about ±15%.
-	if _, pooled := chiSquareCheck(all, 1.3); pooled == nil {
+	if _, pooled := compare.TheoryCheck(all, 1.3, falseFailure); pooled == nil {
 		t.Error("the check accepts a theory 30% too high: it cannot fail")
 	}
-	if _, pooled := chiSquareCheck(all, 1/1.3); pooled == nil {
+	if _, pooled := compare.TheoryCheck(all, 1/1.3, falseFailure); pooled == nil {
 		t.Error("the check accepts a theory 30% too low: it cannot fail")
 	}
 }

@@ -86,7 +86,7 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 		if err := r.draw(sc.reports, rand.New(rand.NewPCG(7, 7))); err != nil {
 			t.Fatal(err)
 		}
-		hist, info, err := r.distEst(sc.reports)
+		hist, info, err := r.distEst(context.Background(), sc.reports)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -145,7 +145,7 @@ func TestMSDistLogLikelihoodMonotone(t *testing.T) {
 			if err := r.draw(sc.reports, rand.New(rand.NewPCG(11, uint64(len(method))))); err != nil {
 				t.Fatal(err)
 			}
-			got, kindInfo, err := r.distEst(sc.reports)
+			got, kindInfo, err := r.distEst(context.Background(), sc.reports)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func TestMSDistLogLikelihoodMonotone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, info, err := estimators.ULE(reports, svcs, opt)
+			want, info, err := estimators.ULE(context.Background(), reports, svcs, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func thinMSSpec(s *harness.Spec) {
 		s.Axes.Eps = []float64{s.Axes.Eps[0], s.Axes.Eps[len(s.Axes.Eps)-1]}
 	}
 	if s.Quick == nil {
-		s.Quick = &Quick{}
+		s.Quick = &harness.Quick{}
 	}
 	s.Quick.Trials = 1
 	if ends(len(s.Quick.N)) {

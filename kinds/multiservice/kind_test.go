@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/compare"
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/estimators"
 	"github.com/ldpbench/ldpbench/experiment"
@@ -256,7 +257,7 @@ func TestMultiserviceDeterministic(t *testing.T) {
 
 // The shipped multi-service specs at quick scale: every cell with an exact
 // theory (UA, the single services, the oracle-weighted UWA) agrees with it
-// (chiSquareCheck, false-failure probability 1e-6 per cell), except the
+// (compare.TheoryCheck, false-failure probability 1e-6 per cell), except the
 // pooled cells of fig8 (group = all), whose estimates carry a fixed
 // sampling bias (err²/theory is then not χ²; estimators.TestSubsetTheory
 // checks those); and the figures are drawn. UWA has no exact theory
@@ -294,7 +295,7 @@ func TestShippedMultiserviceSpecs(t *testing.T) {
 			}
 		}
 		if len(exact) > 0 {
-			bad, pooled := chiSquareCheck(exact, 1)
+			bad, pooled := compare.TheoryCheck(exact, 1, 1e-6)
 			for _, b := range bad {
 				t.Errorf("%s: %s", name, b)
 			}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/compare"
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
@@ -208,7 +209,7 @@ func TestShippedMultiserviceMDSpecs(t *testing.T) {
 // on fixture extracts in the format scripts/extract writes, thinned
 // (thinMSSpec): both datasets load through their recipes (Retirement's
 // keep_lo/keep_hi drops the fixture's out-of-range values), the mean cells
-// agree with their exact theory (chiSquareCheck), and the figures are
+// agree with their exact theory (compare.TheoryCheck), and the figures are
 // drawn. Without the files every dataset is skipped and nothing runs.
 func TestShippedMultiserviceRealSpecs(t *testing.T) {
 	if testing.Short() {
@@ -274,7 +275,7 @@ func TestShippedMultiserviceRealSpecs(t *testing.T) {
 			t.Errorf("%s: datasets run %v, want taxi and retirement", name, seen)
 		}
 		if mean {
-			bad, pooled := chiSquareCheck(exact, 1)
+			bad, pooled := compare.TheoryCheck(exact, 1, 1e-6)
 			for _, b := range bad {
 				t.Errorf("%s: %s", name, b)
 			}
