@@ -35,7 +35,7 @@ test: vet
 	$(GO) -C scripts/extract test -count=1 ./...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/ ./estimators/ | tee bench.txt
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... | tee bench.txt
 
 data:
 	bash scripts/fetch_data.sh

@@ -6,13 +6,15 @@ import "fmt"
 // transcribed as a [[claims]] block of a spec:
 //
 //	[[claims]]
-//	source = "L451, Fig. 4e-h"
-//	metric = "js-div"
-//	method = "ule"
-//	against = "ems-sr"          # or a list: ["ems-sr", "ems-pm"]
+//	source = "L451, Fig. 4e-h"  # where the paper states it
+//	metric = "<a metric of the spec>"
+//	method = "<the method the paper promotes>"
+//	against = "<a baseline>"    # or a list: ["<baseline 1>", "<baseline 2>"]
 //	paper_min = 21.1            # percent
 //	paper_max = 81.0
-//	where = { stop = ["authors"] }
+//	where = { <axis> = ["<value>"] }   # optional: dataset, eps, n or a params axis
+//
+// (runs/multiservice-fig4-dist.toml has real ones.)
 //
 // The improvement in a cell is 100·(1 − mean(method)/mean(against)), the
 // means being the trial means of the metric (lower is better) in the cells
