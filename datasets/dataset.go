@@ -1,6 +1,10 @@
 package datasets
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // Dataset is one attribute, or rows of Dims attributes, on the mechanism
 // domain [-1, 1] together with its provenance.
@@ -46,17 +50,15 @@ func (d *Dataset) AttributeMeans(rows int) []float64 {
 	if rows <= 0 || rows > d.Rows() {
 		rows = d.Rows()
 	}
-	s := make([]float64, k)
-	c := make([]float64, k)
-	for i := range rows {
-		for j, x := range d.Values[i*k : (i+1)*k] {
-			s[j], c[j] = neumaierAdd(s[j], c[j], x)
+	means := make([]float64, k)
+	col := make([]float64, rows)
+	for j := range means {
+		for i := range col {
+			col[i] = d.Values[i*k+j]
 		}
+		means[j] = mean(col)
 	}
-	for j := range s {
-		s[j] = (s[j] + c[j]) / float64(rows)
-	}
-	return s
+	return means
 }
 
 // Mean returns the dataset's own mean on [-1, 1], the ground truth of mean
@@ -73,40 +75,20 @@ func (d *Dataset) Variance() float64 {
 		return math.NaN()
 	}
 	m := mean(d.Values)
-	var s, c float64
-	for _, x := range d.Values {
-		dx := x - m
-		s, c = neumaierAdd(s, c, dx*dx)
+	sq := make([]float64, n)
+	for i, x := range d.Values {
+		sq[i] = (x - m) * (x - m)
 	}
-	return (s + c) / float64(n)
+	return floats.SumCompensated(sq) / float64(n)
 }
 
-// mean returns the compensated mean of xs, NaN when xs is empty.
+// mean returns the compensated mean of xs, NaN when xs is empty: the one
+// sum of every ground truth is gonum's floats.SumCompensated (Neumaier's
+// algorithm, whose error is about 2 ulps of the result plus
+// O(n·eps²)·Σ|x|, independent of n to first order).
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	return sum(xs) / float64(len(xs))
-}
-
-// sum returns the Neumaier-compensated sum of xs: the error is bounded by
-// about 2 ulps of the result plus O(n·eps²)·Σ|x|, independent of n to first
-// order.
-func sum(xs []float64) float64 {
-	var s, c float64
-	for _, x := range xs {
-		s, c = neumaierAdd(s, c, x)
-	}
-	return s + c
-}
-
-// neumaierAdd adds x to the running sum s with compensation c.
-func neumaierAdd(s, c, x float64) (float64, float64) {
-	t := s + x
-	if math.Abs(s) >= math.Abs(x) {
-		c += (s - t) + x
-	} else {
-		c += (x - t) + s
-	}
-	return t, c
+	return floats.SumCompensated(xs) / float64(len(xs))
 }

@@ -3,7 +3,8 @@ package estimators
 import (
 	"errors"
 	"fmt"
-	"math"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
@@ -216,19 +217,11 @@ func groupLayout(n, m int, groups []UserGroup) ([]UserGroup, error) {
 	return groups, nil
 }
 
-// TrueMean returns the mean of xs, compensated (Neumaier), NaN when empty.
+// TrueMean returns the mean of xs, the ground truth of mean estimation:
+// compensated (Neumaier's sum, gonum's floats.SumCompensated, the one sum of
+// every ground truth), NaN when empty.
 func TrueMean(xs []float64) float64 {
-	var s, c float64
-	for _, x := range xs {
-		t := s + x
-		if math.Abs(s) >= math.Abs(x) {
-			c += (s - t) + x
-		} else {
-			c += (x - t) + s
-		}
-		s = t
-	}
-	return (s + c) / float64(len(xs))
+	return floats.SumCompensated(xs) / float64(len(xs))
 }
 
 // UAExpectedMSE returns the exact expected squared error of UA against the

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/ldpbench/ldpbench/estimators"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
@@ -108,9 +109,9 @@ func (HT) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun
 	}
 	xs := c.Dataset.Values[:c.N]
 	scale := float64(dim) / float64(k)
-	var truth, s float64
+	truth := estimators.TrueMean(xs)
+	var s float64
 	for _, x := range xs {
-		truth += x
 		s += scale*(est.Variance(x)+x*x) - x*x
 	}
 	n := float64(len(xs))
@@ -119,7 +120,7 @@ func (HT) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun
 		xs:      xs,
 		rate:    float64(k) / float64(dim),
 		scale:   scale,
-		truth:   truth / n,
+		truth:   truth,
 		mse:     s / (n * n),
 		metrics: c.Metrics,
 	}, nil

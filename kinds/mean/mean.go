@@ -59,11 +59,7 @@ func (Mean) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellR
 		return nil, err
 	}
 	xs := c.Dataset.Values[:c.N]
-	var truth float64
-	for _, x := range xs {
-		truth += x
-	}
-	truth /= float64(len(xs))
+	truth := estimators.TrueMean(xs)
 	return &meanRun{
 		est:     est,
 		xs:      xs,
