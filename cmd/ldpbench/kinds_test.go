@@ -1,8 +1,10 @@
 package main
 
 import (
+	"go/build"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ldpbench/ldpbench/compare"
@@ -64,6 +66,39 @@ func TestRegisteredKinds(t *testing.T) {
 		for _, p := range k.Params() {
 			if p.Doc == "" {
 				t.Errorf("kind %s: params.%s has no Doc", k.Name(), p.Key)
+			}
+		}
+	}
+}
+
+// Imports point down (README, Layout): the runner knows no kind, a kind
+// knows no runner (outside its tests), the contract knows neither, and
+// mechanisms import nothing of the project. A file moved the wrong way
+// fails here rather than in review.
+func TestImportsPointDown(t *testing.T) {
+	const mod = "github.com/ldpbench/ldpbench/"
+	forbid := map[string][]string{
+		"harness":            {"kinds/", "compare", "estimators", "mechanisms"},
+		"experiment":         {"harness", "kinds/", "compare", "estimators", "mechanisms"},
+		"kinds/mean":         {"harness", "compare"},
+		"kinds/multiservice": {"harness", "compare"},
+		"mechanisms":         {""},
+		"estimators":         {"harness", "kinds/", "experiment"},
+	}
+	for dir, bad := range forbid {
+		pkg, err := build.ImportDir(filepath.Join("..", "..", dir), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range pkg.Imports {
+			rest, ok := strings.CutPrefix(imp, mod)
+			if !ok {
+				continue
+			}
+			for _, b := range bad {
+				if strings.HasPrefix(rest, b) {
+					t.Errorf("%s imports %s", dir, imp)
+				}
 			}
 		}
 	}
