@@ -76,8 +76,8 @@ func TrialKey(k experiment.Kind, c *experiment.CellSpec, cellKey string) string 
 // SHA-256(master seed, experiment, trial key, trial): independent of the
 // worker that runs it and of every other trial. A kind's test uses it to
 // draw what the runner's trial draws.
-func TrialRand(seed uint64, experiment, cellKey string, trial int) *rand.Rand {
-	return rand.New(seedSource(seed, experiment, "trial", cellKey, strconv.Itoa(trial)))
+func TrialRand(seed uint64, experiment, trialKey string, trial int) *rand.Rand {
+	return rand.New(seedSource(seed, experiment, "trial", trialKey, strconv.Itoa(trial)))
 }
 
 // datasetRand returns the generator of a synthetic dataset: seeded from the
