@@ -2,10 +2,13 @@ package mean
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ldpbench/ldpbench/compare"
+	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
 )
@@ -50,5 +53,26 @@ func TestShippedSpecMatchesTheory(t *testing.T) {
 	}
 	if _, pooled := compare.TheoryCheck(rows, 1/1.3, falseFailure); pooled == nil {
 		t.Error("the check accepts a theory 30% too low: it cannot fail")
+	}
+}
+
+// Kind mean takes no parameters: params = { foo = … } is an error naming
+// the key before anything is written (it used to be silently ignored), and
+// so is a key that another kind of this package takes.
+func TestMeanRefusesParams(t *testing.T) {
+	for _, key := range []string{"foo", "dim"} {
+		spec := &harness.Spec{
+			Name: "mean-params", Kind: "mean", Seed: 1, Trials: 2, Metrics: []string{"mse"},
+			Axes:     harness.Axes{Method: []string{"duchi"}, Eps: []float64{1}, N: []int{100}, Params: map[string][]string{key: {"1"}}},
+			Datasets: []datasets.Spec{{Name: "u", Source: "uniform", Lo: -1, Hi: 1}},
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		_, err := harness.Run(context.Background(), testKinds, spec, harness.Options{OutDir: out})
+		if err == nil || !strings.Contains(err.Error(), "axes.params."+key+": unknown parameter (valid: none)") {
+			t.Errorf("params.%s: %v, want an unknown-parameter error", key, err)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("params.%s: the refused run left %s behind", key, out)
+		}
 	}
 }
