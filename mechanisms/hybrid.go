@@ -142,18 +142,7 @@ var hmtpStar = hmtpEpsStar()
 // 3t(t³+1)² = (1+t²)t(2t²+3t+3) reduces to t·(the quintic) = 0.
 func hmtpEpsStar() float64 {
 	p := func(x float64) float64 { return (((3*x*x-2)*x+3)*x-5)*x - 3 }
-	lo, hi := 1.2, 1.25
-	for range 200 {
-		mid := lo + (hi-lo)/2
-		if !(mid > lo && mid < hi) {
-			break
-		}
-		if p(mid) < 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	lo, hi := bisectAdjacent(1.2, 1.25, func(x float64) bool { return p(x) < 0 })
 	return 3 * math.Log(lo+(hi-lo)/2)
 }
 

@@ -168,22 +168,10 @@ func nOutputThree(em1 float64) noConfig {
 	hi := 1 / (em1 + 3) // p0 = p: p0 = 1/(e+2)
 	qs := []float64{0, hi}
 	root := func(g func(float64) float64) {
-		lo, up := 0.0, hi
-		glo, gup := g(lo), g(up)
-		if !(glo < 0 && gup > 0) {
+		if !(g(0) < 0 && g(hi) > 0) {
 			return
 		}
-		for range 2000 {
-			mid := lo + (up-lo)/2
-			if !(mid > lo && mid < up) {
-				break
-			}
-			if g(mid) < 0 {
-				lo = mid
-			} else {
-				up = mid
-			}
-		}
+		lo, up := bisectAdjacent(0, hi, func(q float64) bool { return g(q) < 0 })
 		qs = append(qs, lo, up)
 	}
 	root(func(q float64) float64 {
@@ -263,22 +251,28 @@ func nOutputOddP0(em1 float64, N int, buf []float64) (noConfig, bool) {
 	if g0, ok := gapAt(0); !ok || g0 > 0 {
 		return noConfig{}, false
 	}
-	lo, hi := 0.0, pmax
+	// The gaps at the final ends are kept as the bisection goes (gLo stays
+	// -∞ if lo never moves from 0, so that p0 = 0 is never preferred).
 	gLo := math.Inf(-1)
-	for range 2000 {
-		mid := lo + (hi-lo)/2
-		if !(mid > lo && mid < hi) {
-			break
+	failed := false
+	lo, hi := bisectAdjacent(0, pmax, func(p0 float64) bool {
+		if failed {
+			return true // the result is discarded: just end the bisection
 		}
-		g, ok := gapAt(mid)
-		if !ok {
-			return noConfig{}, false
+		g, ok := gapAt(p0)
+		switch {
+		case !ok:
+			failed = true
+			return true
+		case g < 0:
+			gLo = g
+			return true
 		}
-		if g < 0 {
-			lo, gLo = mid, g
-		} else {
-			hi, gHi = mid, g
-		}
+		gHi = g
+		return false
+	})
+	if failed {
+		return noConfig{}, false
 	}
 	if math.Abs(gLo) < math.Abs(gHi) {
 		return final(lo)

@@ -61,17 +61,7 @@ func PMOptT(eps float64) float64 {
 	}
 	lo := 1 / k
 	hi := lo + 0.7937005259840998 // + 2^{-1/3}: q(hi) > 0 with a wide margin
-	for range 2000 {
-		mid := lo + (hi-lo)/2
-		if !(mid > lo && mid < hi) {
-			break
-		}
-		if q(mid) < 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	lo, hi = bisectAdjacent(lo, hi, func(u float64) bool { return q(u) < 0 })
 	u := hi
 	if math.Abs(q(lo)) < math.Abs(q(hi)) {
 		u = lo

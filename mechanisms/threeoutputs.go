@@ -129,21 +129,11 @@ func optimalA(eps float64) (a, oneMinusA float64) {
 	c1 := 7*e - 4*e*e - e*e*e
 	c0 := 4 * e * e * math.Expm1(eps-math.Ln2) // 2e²(e-2)
 	g := func(a float64) float64 { return ((2*a+c2)*a+c1)*a + c0 }
-	lo, hi := 0.0, e/(e+2)
+	hi := e / (e + 2)
 	if g(hi) >= 0 { // ε = ε′ up to rounding
 		return hi, 1 - hi
 	}
-	for range 2000 {
-		mid := lo + (hi-lo)/2
-		if !(mid > lo && mid < hi) {
-			break
-		}
-		if g(mid) > 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	lo, hi := bisectAdjacent(0, hi, func(a float64) bool { return g(a) > 0 })
 	a = hi
 	if math.Abs(g(lo)) < math.Abs(g(hi)) {
 		a = lo
