@@ -703,10 +703,8 @@ func NewNOutputAuthorsKnots(eps float64, N int) (*NOutputAuthorsKnots, error) {
 // badPiece is the authors' piece of ax: the first j with ax ≤ t·x_j, else
 // the last.
 func (m *NOutputAuthorsKnots) badPiece(ax float64) int {
-	for j, b := range m.bad {
-		if ax <= b {
-			return j + 1
-		}
+	if j := slices.IndexFunc(m.bad, func(b float64) bool { return ax <= b }); j >= 0 {
+		return j + 1
 	}
 	return len(m.bad)
 }

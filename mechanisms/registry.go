@@ -2,7 +2,7 @@ package mechanisms
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -61,18 +61,17 @@ func Names() []string {
 	for i, info := range registry {
 		names[i] = info.Name
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }
 
 // Lookup returns the registry entry of name.
 func Lookup(name string) (Info, bool) {
-	for _, info := range registry {
-		if info.Name == name {
-			return info, true
-		}
+	i := slices.IndexFunc(registry, func(info Info) bool { return info.Name == name })
+	if i < 0 {
+		return Info{}, false
 	}
-	return Info{}, false
+	return registry[i], true
 }
 
 // New builds the mechanism registered as name at budget eps. An unknown name

@@ -3,6 +3,7 @@ package mechanisms_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,12 +230,7 @@ func TestZhaoE313(t *testing.T) {
 		return "pm-opt"
 	}
 	near := func(eps float64) bool {
-		for _, c := range []float64{hmSwitch, c1, c2, c3, c4} {
-			if math.Abs(eps-c) < 1e-6 {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc([]float64{hmSwitch, c1, c2, c3, c4}, func(c float64) bool { return math.Abs(eps-c) < 1e-6 })
 	}
 	maxGapHM, maxGapOpt := 0.0, 0.0
 	for i := 0; i <= 1580; i++ {
