@@ -25,7 +25,7 @@ type Claim = harness.Claim
 
 // ClaimsFile is the claims report in the output directory: the paper's
 // stated improvement ranges beside the measured ones (see Claim).
-const ClaimsFile = "claims.csv"
+const ClaimsFile = harness.ClaimsFile
 
 // againstName names the against side of a claim.
 func againstName(c *Claim) string {

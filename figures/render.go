@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -64,8 +63,7 @@ func Render(summaries []results.Summary, spec Spec, dir string, opts ...Option) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("figure %q: %w", spec.Name, err)
 	}
-	for i, format := range spec.formats() {
-		path := filepath.Join(dir, spec.Name+"."+format)
+	for i, path := range spec.Files(dir) {
 		err := results.WriteFileAtomic(path, func(w *bufio.Writer) error {
 			_, err := canvases[i].WriteTo(w)
 			return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -163,6 +164,16 @@ func (s Spec) Validate() error {
 }
 
 // formats returns the spec's formats, or DefaultFormats when it names none.
+// Files returns the paths that Render writes for the figure into dir, one
+// per format.
+func (s Spec) Files(dir string) []string {
+	var files []string
+	for _, f := range s.formats() {
+		files = append(files, filepath.Join(dir, s.Name+"."+f))
+	}
+	return files
+}
+
 func (s Spec) formats() []string {
 	if len(s.Formats) == 0 {
 		return DefaultFormats

@@ -38,7 +38,9 @@ func resumable(path, header string, cells []planCell, trials int, metrics []stri
 	if got, want := string(bytes.TrimRight(lines[1], "\n")), results.RowsHeader(); got != want {
 		return 0, fmt.Errorf("%s: unexpected column header %q, want %q", path, got, want)
 	}
-	rows, err := results.ReadRows(bytes.NewReader(bytes.Join(lines[1:], nil)))
+	// The whole prefix, metadata line included (a comment to the CSV
+	// reader), so that an error names the line of the file.
+	rows, err := results.ReadRows(bytes.NewReader(bytes.Join(lines, nil)))
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", path, err)
 	}

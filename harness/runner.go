@@ -35,6 +35,9 @@ const (
 	// SpecFile is a copy of the spec, so that `ldpbench plot DIR` can
 	// re-draw the figures from the directory alone.
 	SpecFile = "spec.toml"
+	// ClaimsFile is the claims report that package compare writes beside
+	// the rows (the runner only removes it, with --fresh).
+	ClaimsFile = "claims.csv"
 )
 
 // Options control one run.
@@ -147,37 +150,88 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
 	rowsPath := filepath.Join(opt.OutDir, RowsFile)
 	partialPath := filepath.Join(opt.OutDir, PartialFile)
+
+	// From here on the output directory is touched: under its lock, so
+	// that a second run into it is refused at once.
+	createdDir := false
+	if _, err := os.Stat(opt.OutDir); errors.Is(err, os.ErrNotExist) {
+		createdDir = true
+	}
+	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockDir(opt.OutDir)
+	if err != nil {
+		if createdDir {
+			os.Remove(opt.OutDir)
+		}
+		return nil, err
+	}
+	defer unlock()
+	// A refusal below leaves a directory this call created as it found it:
+	// absent.
+	abandon := func(err error) (*Result, error) {
+		if createdDir {
+			os.Remove(filepath.Join(opt.OutDir, lockFile))
+			os.Remove(opt.OutDir) // only succeeds if empty
+		}
+		return nil, err
+	}
+	if stale, err := results.RemoveTemps(opt.OutDir); err != nil {
+		return abandon(err)
+	} else if len(stale) > 0 {
+		logf("removed %d temporary file(s) that a killed run left in %s", len(stale), opt.OutDir)
+	}
 	if opt.Fresh {
-		for _, p := range []string{rowsPath, partialPath} {
-			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, err
+		if err := removeOutputs(opt.OutDir, s, logf); err != nil {
+			return abandon(err)
+		}
+	}
+
+	upToDate := false
+	if line, err := firstLine(rowsPath); err == nil {
+		if line != header {
+			return abandon(fmt.Errorf("%s holds results of another spec, seed, seeding or scale (%s); use --fresh to replace them or --out to write elsewhere", rowsPath, line))
+		}
+		complete, err := results.Complete(rowsPath)
+		if err != nil {
+			return abandon(err)
+		}
+		switch {
+		case complete:
+			upToDate = true
+		case fileExists(partialPath):
+			return abandon(fmt.Errorf("%s has no end line (cut short, or written by an earlier ldpbench) and %s exists too: keep the one you want (rename it %s) or use --fresh", rowsPath, partialPath, PartialFile))
+		default:
+			// A rows file cut short is an interrupted run: resume from
+			// its whole cells (an earlier version's whole file resumes
+			// with nothing left to run, and gains its end line).
+			logf("%s has no end line (cut short, or written by an earlier ldpbench): resuming from its whole cells", rowsPath)
+			if err := os.Rename(rowsPath, partialPath); err != nil {
+				return abandon(err)
 			}
 		}
 	}
-	if line, err := firstLine(rowsPath); err == nil {
-		if line != header {
-			return nil, fmt.Errorf("%s holds results of another spec, seed, seeding or scale (%s); use --fresh to replace them or --out to write elsewhere", rowsPath, line)
-		}
+	if upToDate {
 		logf("%s is up to date; re-summarising and re-drawing", rowsPath)
 		res.UpToDate = true
 	} else {
-		createdDir := false
-		if _, err := os.Stat(opt.OutDir); errors.Is(err, os.ErrNotExist) {
-			createdDir = true
-		}
-		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
-			return nil, err
-		}
+		resuming := fileExists(partialPath)
 		onDisk, err := runCells(ctx, s, kind, cells, specs, header, partialPath, opt, res, logf)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("interrupted: %d of %d cells finished and kept in %s; run the same command again to resume: %w", onDisk, len(cells), partialPath, err)
 			}
-			// Bad input found mid-run: leave nothing behind.
-			os.Remove(partialPath)
-			if createdDir {
-				os.Remove(opt.OutDir) // only succeeds if empty
+			if !resuming {
+				// Bad input found mid-run: leave nothing behind. Never
+				// remove a partial file this call did not create: it holds
+				// an earlier run's finished cells, and a refusal to resume
+				// it (another spec, a damaged line) must keep them.
+				os.Remove(partialPath)
 			}
+			return abandon(err)
+		}
+		if err := endRows(partialPath, len(cells)*s.Trials*len(s.Metrics)); err != nil {
 			return nil, err
 		}
 		if err := os.Rename(partialPath, rowsPath); err != nil {
@@ -188,6 +242,59 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		return nil, err
 	}
 	return res, nil
+}
+
+// endRows appends the end line to a finished partial rows file, so that a
+// reader can tell the whole file from one cut short.
+func endRows(path string, rows int) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	if err := results.WriteEnd(f, rows); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// removeOutputs removes, for --fresh, what an earlier run wrote into dir:
+// its rows (finished or not), summary, claims, spec copy, and the figures
+// named by that spec copy and by s. Other files are left alone.
+func removeOutputs(dir string, s *Spec, logf func(string, ...any)) error {
+	paths := []string{RowsFile, PartialFile, SummaryFile, ClaimsFile, SpecFile}
+	for i := range paths {
+		paths[i] = filepath.Join(dir, paths[i])
+	}
+	figs := s.Figures
+	if old, err := LoadSpec(filepath.Join(dir, SpecFile)); err == nil {
+		figs = append(slices.Clone(figs), old.Figures...)
+	}
+	for _, f := range figs {
+		paths = append(paths, f.Files(dir)...)
+	}
+	removed := 0
+	for _, p := range paths {
+		err := os.Remove(p)
+		if err == nil {
+			removed++
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if removed > 0 {
+		logf("--fresh: removed %d file(s) of an earlier run from %s", removed, dir)
+	}
+	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // loadDatasets builds every dataset once at the largest n of the spec; a

@@ -58,8 +58,8 @@ func TestRowsIdenticalAtAnyJobs(t *testing.T) {
 		t.Fatalf("rows.csv differs between -j 1 and -j 4")
 	}
 	// 2 datasets x 2 methods x 3 eps = 12 cells, 7 trials, 2 metrics, plus
-	// the metadata line and the header.
-	if got, want := bytes.Count(one, []byte("\n")), 12*7*2+2; got != want {
+	// the metadata line, the header and the end line.
+	if got, want := bytes.Count(one, []byte("\n")), 12*7*2+3; got != want {
 		t.Fatalf("rows.csv has %d lines, want %d", got, want)
 	}
 	// A different seed must change the values (a test that cannot fail is a

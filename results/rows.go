@@ -1,12 +1,12 @@
 package results
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,41 +113,50 @@ func WriteRows(w io.Writer, rows []Row, header bool) error {
 	return gocsv.MarshalWithoutHeaders(rows, w)
 }
 
-// commentReader returns a CSV reader that skips '#' metadata lines.
-func commentReader(r io.Reader) gocsv.CSVReader {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	return cr
-}
-
-// readCSV reads records of type T, skipping '#' metadata lines.
+// readCSV reads records of type T, skipping '#' metadata lines. A parse
+// error names the line of the input, comment lines counted (encoding/csv and
+// gocsv would otherwise disagree on whether to count them).
 func readCSV[T any](r io.Reader) ([]T, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var kept bytes.Buffer
+	var lineOf []int // lineOf[k-1]: the input line of the k-th kept line
+	for i, line := range bytes.SplitAfter(raw, []byte("\n")) {
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		kept.Write(line)
+		lineOf = append(lineOf, i+1)
+	}
+	fileLine := func(k int) int {
+		if k >= 1 && k <= len(lineOf) {
+			return lineOf[k-1]
+		}
+		return k
+	}
 	var out []T
-	if err := gocsv.UnmarshalCSV(commentReader(r), &out); err != nil {
+	if err := gocsv.UnmarshalCSV(csv.NewReader(&kept), &out); err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			pe.Line, pe.StartLine = fileLine(pe.Line), fileLine(pe.StartLine)
+			if pe.StartLine == 0 || pe.StartLine > pe.Line {
+				pe.StartLine = pe.Line
+			}
+		}
 		return nil, err
 	}
 	return out, nil
 }
 
-// readCSVFile reads records of type T from a file; errors name the file.
-func readCSVFile[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out, err := readCSV[T](bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
-}
-
-// ReadRows reads a rows file written by WriteRows, skipping '#' lines.
+// ReadRows reads rows written by WriteRows, skipping '#' lines; it does not
+// ask for an end line (an unfinished run's rows have none).
 func ReadRows(r io.Reader) ([]Row, error) { return readCSV[Row](r) }
 
-// ReadRowsFile reads a rows file; errors name the file.
-func ReadRowsFile(path string) ([]Row, error) { return readCSVFile[Row](path) }
+// ReadRowsFile reads a finished rows file: it must end with its end line
+// (WriteEnd), else the error wraps ErrIncomplete. Errors name the file.
+func ReadRowsFile(path string) ([]Row, error) { return readCompleteFile[Row](path) }
 
 // RowsHeader returns the CSV header line of a rows file.
 func RowsHeader() string {

@@ -118,13 +118,17 @@ func sqrtSummary(s Summary, name string) Summary {
 	return r
 }
 
-// WriteSummaries writes summaries as CSV with a header.
+// WriteSummaries writes summaries as CSV with a header and the end line.
 func WriteSummaries(w io.Writer, summaries []Summary) error {
-	return gocsv.Marshal(summaries, w)
+	if err := gocsv.Marshal(summaries, w); err != nil {
+		return err
+	}
+	return WriteEnd(w, len(summaries))
 }
 
 // ReadSummaries reads a summary file, skipping '#' lines.
 func ReadSummaries(r io.Reader) ([]Summary, error) { return readCSV[Summary](r) }
 
-// ReadSummaryFile reads a summary file; errors name the file.
-func ReadSummaryFile(path string) ([]Summary, error) { return readCSVFile[Summary](path) }
+// ReadSummaryFile reads a summary file, which must end with its end line
+// (else the error wraps ErrIncomplete); errors name the file.
+func ReadSummaryFile(path string) ([]Summary, error) { return readCompleteFile[Summary](path) }

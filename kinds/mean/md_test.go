@@ -258,7 +258,7 @@ func TestMeanMDSmallRun(t *testing.T) {
 	if !slices.Equal(a, b) {
 		t.Fatal("rows differ between -j 1 and -j 3")
 	}
-	if got, want := strings.Count(string(a), "\n"), 2*2*2*5*2+2; got != want {
+	if got, want := strings.Count(string(a), "\n"), 2*2*2*5*2+3; got != want {
 		t.Errorf("%d lines, want %d", got, want)
 	}
 	if !strings.Contains(string(a), ",g4,pm,6,500,") {

@@ -371,7 +371,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 		t.Errorf("resumed %d cells, ran %d trials; want 1 and 1", res.Resumed, res.Trials)
 	}
 	rows, _ := os.ReadFile(filepath.Join(dir, harness.RowsFile))
-	if !bytes.HasPrefix(rows, partial) || bytes.Count(rows, []byte("\n")) != 2+2*len(spec.Metrics) {
+	if !bytes.HasPrefix(rows, partial) || bytes.Count(rows, []byte("\n")) != 3+2*len(spec.Metrics) { // headers, two cells, the end line
 		t.Errorf("resumed rows do not extend the interrupted ones:\n%s", rows)
 	}
 }
