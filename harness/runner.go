@@ -22,6 +22,7 @@ import (
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/figures"
+	"github.com/ldpbench/ldpbench/metrics"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -97,7 +98,10 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	if err != nil {
 		return nil, err
 	}
-	if opt.Jobs <= 0 {
+	if opt.Jobs < 0 {
+		return nil, fmt.Errorf("-j %d: want the number of workers, ≥ 1 (0: one per core)", opt.Jobs)
+	}
+	if opt.Jobs == 0 {
 		opt.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if opt.OutDir == "" {
@@ -115,7 +119,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		return nil, err
 	}
 	for _, name := range skipped {
-		logf("dataset %q skipped: its file is not in data/ or ../shared/data (run `make data`)", name)
+		logf("dataset %s skipped: its file is not in data/ or ../shared/data yet (run `make data`)", name)
 	}
 	cells := expand(s, kind)
 	cells = slices.DeleteFunc(cells, func(c planCell) bool { return data[c.dataset] == nil })
@@ -313,7 +317,12 @@ func loadDatasets(s *Spec) (data []*datasets.Dataset, skipped []string, err erro
 		d := &s.Datasets[i]
 		ds, err := d.Build(maxN, datasetRand(s.Seed, d))
 		if errors.Is(err, datasets.ErrNotFound) {
-			skipped = append(skipped, d.Name)
+			if !datasets.Fetchable(d.Path) {
+				// Only data that `make data` will bring may be absent; any
+				// other path is a typo or a forgotten file.
+				return nil, nil, fmt.Errorf("%s: datasets[%d].path: %w", s.where(), i, err)
+			}
+			skipped = append(skipped, d.Name+" ("+d.Path+")")
 			continue
 		}
 		if err != nil {
@@ -439,6 +448,9 @@ func runCells(ctx context.Context, s *Spec, kind experiment.Kind, cells []planCe
 				if err := checkMeasurements(ms, s.Metrics); err != nil {
 					return fmt.Errorf("cell %s trial %d: kind %s: %w", key, tk.trial, kind.Name(), err)
 				}
+				if err := checkFinite(ms, st.run); err != nil {
+					return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
+				}
 				st.trials[tk.trial] = ms
 				finished.Add(1)
 				if st.remaining.Add(-1) == 0 {
@@ -487,6 +499,22 @@ func checkMeasurements(ms []experiment.Measurement, metrics []string) error {
 	for i, m := range ms {
 		if m.Metric != metrics[i] {
 			return fmt.Errorf("measurement %d is %q, want %q", i, m.Metric, metrics[i])
+		}
+	}
+	return nil
+}
+
+// checkFinite refuses a NaN or infinite measurement (but for a metric that
+// may be +Inf, such as kl) and an infinite theory (NaN is "no theory"): a
+// row of +Inf is an overflow or a division by zero in a kind, never a
+// result, and a summary would silently average it.
+func checkFinite(ms []experiment.Measurement, run experiment.CellRun) error {
+	for _, m := range ms {
+		if math.IsNaN(m.Value) || (math.IsInf(m.Value, 0) && !(math.IsInf(m.Value, 1) && metrics.MayBeInfinite(m.Metric))) {
+			return fmt.Errorf("metric %s = %v: not a finite number (an overflow or a division by zero; at an extreme ε or n?)", m.Metric, m.Value)
+		}
+		if v, ok := run.Theory(m.Metric); ok && math.IsInf(v, 0) {
+			return fmt.Errorf("metric %s: theory = %v: not a finite number (an overflow; at an extreme ε or n?)", m.Metric, v)
 		}
 	}
 	return nil

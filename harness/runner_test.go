@@ -163,16 +163,18 @@ func TestRerunIsUpToDateAndOtherSpecIsRefused(t *testing.T) {
 	}
 }
 
-// A dataset whose file is absent is skipped with a message; the rest runs.
+// A dataset whose file `make data` will fetch is skipped while absent, with
+// a message naming it; the rest runs. Any other absent path is an error
+// naming the key and the path, before anything is written.
 func TestMissingDataFileIsSkipped(t *testing.T) {
 	s := smallSpec()
-	s.Datasets = append(s.Datasets, datasets.Spec{Name: "absent", Source: "file", Path: "no-such-file.csv", Normalise: "minmax"})
+	s.Datasets = append(s.Datasets, datasets.Spec{Name: "absent", Source: "file", Path: "sf_total_compensation.csv", Normalise: "minmax"})
 	var log bytes.Buffer
 	res, err := Run(context.Background(), testKinds, s, Options{OutDir: t.TempDir(), Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Cells != 12 || !strings.Contains(log.String(), `"absent" skipped`) {
+	if res.Cells != 12 || !strings.Contains(log.String(), `absent (sf_total_compensation.csv) skipped`) {
 		t.Fatalf("%d cells, log %q; want 12 cells and a skip message", res.Cells, log.String())
 	}
 	s.Datasets = s.Datasets[2:]
@@ -184,6 +186,16 @@ func TestMissingDataFileIsSkipped(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("a skipped run created its output directory")
+	}
+	for _, path := range []string{"no-such-file.csv", "data/magic04.dat", "/no/such/dir/magic04.data"} {
+		s.Datasets = []datasets.Spec{{Name: "typo", Source: "file", Path: path, Normalise: "minmax"}}
+		_, err = Run(context.Background(), testKinds, s, Options{OutDir: out})
+		if err == nil || !strings.Contains(err.Error(), "datasets[0].path") || !strings.Contains(err.Error(), path) {
+			t.Errorf("path %q: %v, want an error naming the key and the path", path, err)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("path %q: the refused run created its output directory", path)
+		}
 	}
 }
 

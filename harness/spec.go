@@ -6,11 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -64,6 +69,16 @@ type Quick struct {
 // LoadSpec reads and validates a TOML spec. Unknown keys are errors, so that
 // a misspelt key is never silently ignored.
 func LoadSpec(path string) (*Spec, error) {
+	s, err := loadSpec(path)
+	if err != nil {
+		// The message may quote the file, and the file may be anything:
+		// never echo control bytes to a terminal.
+		return nil, errors.New(printable(err.Error()))
+	}
+	return s, nil
+}
+
+func loadSpec(path string) (*Spec, error) {
 	var s Spec
 	md, err := toml.DecodeFile(path, &s)
 	if err != nil {
@@ -72,6 +87,13 @@ func LoadSpec(path string) (*Spec, error) {
 			return nil, fmt.Errorf("spec %s: %s", path, perr.ErrorWithPosition())
 		}
 		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	// TOML integers are signed: a negative seed would wrap into Spec.Seed.
+	var signed struct {
+		Seed int64 `toml:"seed"`
+	}
+	if _, err := toml.DecodeFile(path, &signed); err == nil && signed.Seed < 0 {
+		return nil, fmt.Errorf("spec %s: key \"seed\": must be ≥ 0, got %d", path, signed.Seed)
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		keys := make([]string, len(undecoded))
@@ -85,6 +107,23 @@ func LoadSpec(path string) (*Spec, error) {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// printable replaces what a terminal would interpret (control bytes other
+// than newline and tab, invalid UTF-8) by Go escapes.
+func printable(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\n' || r == '\t' || unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		}
+	}
+	return b.String()
 }
 
 // where names the spec in error messages.
@@ -129,14 +168,76 @@ func (s *Spec) Check(kinds experiment.Registry) (experiment.Kind, error) {
 	return kind, nil
 }
 
+// The budgets a spec may sweep. Below MinEps the variances (about 4/ε²
+// and worse) and e^ε − 1 lose most of their digits; above MaxEps e^ε and
+// e^{2ε} head for overflow. The papers sweep 0.01 to 20.
+const (
+	MinEps = 1e-6
+	MaxEps = 100.0
+)
+
+// validName is what a spec's name may be: it names out/<name>, so no path
+// separator, no "." or "..", no hidden directory.
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// checkDuplicates refuses a value given twice on one axis: its cells would
+// be pooled in the summary (twice the trials, a CI too narrow).
+func (s *Spec) checkDuplicates() error {
+	dup := func(key string, vals []string) error {
+		seen := map[string]int{}
+		for i, v := range vals {
+			if j, ok := seen[v]; ok {
+				return s.errorf(fmt.Sprintf("%s[%d]", key, i), "%q is %s[%d] again: each value once", v, key, j)
+			}
+			seen[v] = i
+		}
+		return nil
+	}
+	if err := dup("axes.method", s.Axes.Method); err != nil {
+		return err
+	}
+	eps := make([]string, len(s.Axes.Eps))
+	for i, e := range s.Axes.Eps {
+		eps[i] = strconv.FormatFloat(e, 'g', -1, 64)
+	}
+	if err := dup("axes.eps", eps); err != nil {
+		return err
+	}
+	for _, ax := range []struct {
+		key string
+		ns  []int
+	}{{"axes.n", s.Axes.N}, {"quick.n", s.quickN()}} {
+		txt := make([]string, len(ax.ns))
+		for i, n := range ax.ns {
+			txt[i] = strconv.Itoa(n)
+		}
+		if err := dup(ax.key, txt); err != nil {
+			return err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Axes.Params)) {
+		if err := dup("axes.params."+k, s.Axes.Params[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Spec) quickN() []int {
+	if s.Quick == nil {
+		return nil
+	}
+	return s.Quick.N
+}
+
 // Validate checks what the spec says on its own, whatever its kind, and
 // names the offending key; Check adds what depends on the kind.
 func (s *Spec) Validate() error {
 	if s.Name == "" {
 		return s.errorf("name", "is required")
 	}
-	if strings.ContainsAny(s.Name, `/\ `) {
-		return s.errorf("name", "%q must not contain '/', '\\' or spaces (it names the output directory)", s.Name)
+	if !validName.MatchString(s.Name) {
+		return s.errorf("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.' (it names the output directory out/<name>)", s.Name)
 	}
 	if s.Kind == "" {
 		return s.errorf("kind", "is required")
@@ -157,6 +258,12 @@ func (s *Spec) Validate() error {
 		if math.IsNaN(e) || math.IsInf(e, 0) || e <= 0 {
 			return s.errorf(fmt.Sprintf("axes.eps[%d]", i), "must be finite and > 0, got %v", e)
 		}
+		if e < MinEps || e > MaxEps {
+			return s.errorf(fmt.Sprintf("axes.eps[%d]", i), "%v is outside [%g, %g], where the mechanisms' closed forms lose float64 precision or overflow", e, MinEps, MaxEps)
+		}
+	}
+	if err := s.checkDuplicates(); err != nil {
+		return err
 	}
 	if err := checkN(s, "axes.n", s.Axes.N); err != nil {
 		return err

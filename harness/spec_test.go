@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func writeSpec(t *testing.T, body string) string {
@@ -48,6 +49,16 @@ func TestLoadSpecErrorsNameTheKey(t *testing.T) {
 		{"bad n", `n = [100]`, `n = [0]`, `axes.n[0]`},
 		{"syntax", `trials = 2`, `trials = = 2`, `line`},
 		{"dataset key", `lo = -1.0`, `lo = 2.0`, `datasets[0]`},
+		{"negative seed", `trials = 2`, "trials = 2\nseed = -1", `key "seed": must be ≥ 0, got -1`},
+		{"eps too small", `eps = [1.0]`, `eps = [1.0, 1e-300]`, `axes.eps[1]": 1e-300 is outside [1e-06, 100]`},
+		{"eps too large", `eps = [1.0]`, `eps = [1e3]`, `axes.eps[0]`},
+		{"duplicate method", `method = ["gauss"]`, `method = ["gauss", "uniform", "gauss"]`, `axes.method[2]": "gauss" is axes.method[0] again`},
+		{"duplicate eps", `eps = [1.0]`, `eps = [1.0, 0.5, 1]`, `axes.eps[2]`},
+		{"duplicate n", `n = [100]`, `n = [100, 100]`, `axes.n[1]`},
+		{"duplicate param", `n = [100]`, "n = [100]\nparams = { scale = [\"1\", \"2\", \"1\"] }", `axes.params.scale[2]`},
+		{"name dot-dot", `name = "t"`, `name = ".."`, `key "name": ".."`},
+		{"name hidden", `name = "t"`, `name = ".t"`, `key "name"`},
+		{"name with slash", `name = "t"`, `name = "a/b"`, `key "name"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,6 +74,39 @@ func TestLoadSpecErrorsNameTheKey(t *testing.T) {
 	}
 	if _, err := LoadSpec(writeSpec(t, goodSpec)); err != nil {
 		t.Fatalf("good spec: %v", err)
+	}
+}
+
+// Binary garbage as a spec is refused with an error that a terminal shows
+// as text: no control byte of the file is echoed.
+func TestGarbageSpecErrorIsPrintable(t *testing.T) {
+	garbage := []byte("name = \"x\x1b[2J\x07\"\ntrials = \x00\x01\x1b]0;pwned\x07\n\xff\xfe")
+	p := filepath.Join(t.TempDir(), "garbage.toml")
+	if err := os.WriteFile(p, garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadSpec(p)
+	if err == nil {
+		t.Fatal("garbage accepted")
+	}
+	for _, r := range err.Error() {
+		if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError) {
+			t.Fatalf("the error holds control character %U: %q", r, err)
+		}
+	}
+	if !strings.Contains(err.Error(), p) {
+		t.Errorf("the error does not name the file: %v", err)
+	}
+}
+
+// -j must be ≥ 0 (0: one worker per core).
+func TestNegativeJobsRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(context.Background(), testKinds, smallSpec(), Options{OutDir: out, Jobs: -1}); err == nil || !strings.Contains(err.Error(), "-j -1") {
+		t.Fatalf("got %v, want an error naming -j", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the refused run created its output directory")
 	}
 }
 
@@ -113,5 +157,21 @@ func TestBadInputLeavesNoOutput(t *testing.T) {
 				t.Errorf("output directory %s exists after an error", out)
 			}
 		})
+	}
+}
+
+// A trial that overflows is an error naming the cell and the metric, and
+// the run leaves nothing behind: a row of +Inf is never written.
+func TestNonFiniteValueRefused(t *testing.T) {
+	s := smallSpec()
+	s.Axes.Params = map[string][]string{"scale": {"1e308"}}
+	s.Axes.Eps = []float64{1e-3}
+	out := filepath.Join(t.TempDir(), "out")
+	_, err := Run(context.Background(), testKinds, s, Options{OutDir: out})
+	if err == nil || !strings.Contains(err.Error(), "not a finite number") || !strings.Contains(err.Error(), "scale=1e308") {
+		t.Fatalf("got %v, want a non-finite error naming the cell", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the refused run left its output directory")
 	}
 }

@@ -76,3 +76,8 @@ func Describe(name string) (string, bool) {
 	d, ok := descriptions[name]
 	return d, ok
 }
+
+// MayBeInfinite reports whether a per-trial metric may legitimately be +Inf
+// (KL divergence where the estimate gives a zero to a bin of positive true
+// mass); the runner refuses any other non-finite value.
+func MayBeInfinite(name string) bool { return name == "kl" }
