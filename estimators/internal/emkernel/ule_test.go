@@ -125,6 +125,13 @@ func TestULEFastMatchesDense(t *testing.T) {
 		{"m3-l64", 64, []string{"duchi", "pm", "sw"}, []float64{0.5, 0.5, 0.5}, 2000},
 		{"m3-l1024", 1024, []string{"duchi", "pm", "sw"}, []float64{0.3, 0.6, 0.4}, 2000},
 		{"m3-l1024-eps2", 1024, []string{"duchi", "pm", "sw"}, []float64{2, 2, 2}, 2000},
+		// Bin counts that are not multiples of 4: the tail loop of
+		// inclusiveScan (pair and band kernels), 1022 ≡ 2 and 1021 ≡ 1
+		// (mod 4), and a small odd count just above its 64-element cut.
+		{"m3-l1022", 1022, []string{"duchi", "pm", "sw"}, []float64{0.3, 0.6, 0.4}, 2000},
+		{"m3-l1021", 1021, []string{"duchi", "pm", "sw"}, []float64{0.3, 0.6, 0.4}, 2000},
+		{"m3-l67", 67, []string{"duchi", "pm", "sw"}, []float64{0.5, 0.5, 0.5}, 2000},
+		{"sr-pm-pm-l515", 515, []string{"duchi", "pm", "pm"}, []float64{1, 0.5, 4}, 3000},
 		{"m6-l256", 256, []string{"duchi", "pm", "sw", "duchi", "pm", "sw"}, []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7}, 2000},
 		{"sw-pm-sw-l128", 128, []string{"sw", "pm", "sw"}, []float64{0.4, 1, 3}, 2000},
 		{"pm-sw-l256", 256, []string{"pm", "sw"}, []float64{0.7, 0.2}, 3000},
