@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -271,7 +272,9 @@ func TestMultiserviceEMParams(t *testing.T) {
 
 // msCancelKind is kind multiservice whose long cell (max_iter =
 // msLongIter) cancels the run once the cell before it is on disk and the
-// long trial is inside EM, and records how its trial ended.
+// long trial's EM has run msCancelAfter iterations, and records how its
+// trial ended. Its EM reports every iteration (EMOptions.Trace), so that
+// the test counts iterations, not seconds.
 type msCancelKind struct {
 	Kind
 	partial string // the rows.csv.partial to watch
@@ -281,50 +284,73 @@ type msCancelKind struct {
 }
 
 type msStopped struct {
-	err   error
-	after time.Duration // from the cancel to the trial's return
+	err      error
+	atCancel int64         // EM iterations finished when the cancel was issued (read after it)
+	atReturn int64         // EM iterations finished when the trial returned
+	after    time.Duration // from the cancel to the trial's return (logged only)
 }
 
-const msLongIter = "100000000"
+const (
+	msLongIter    = "100000000"
+	msCancelAfter = 20 // EM iterations of the long trial before the cancel
+)
 
 func (k msCancelKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	run, err := k.Kind.Prepare(ctx, c)
 	if err != nil || c.Params.String("max_iter", "") != msLongIter {
 		return run, err
 	}
-	return msCancelRun{run, k}, nil
+	// The cell's ULE as the kind builds it, with a trace of the
+	// iterations.
+	r := run.(*msRun)
+	iters := new(atomic.Int64)
+	em := r.cell.cfg.em
+	em.Trace = func(it int, _ []float64, _ float64) { iters.Store(int64(it)) }
+	r.distEst, err = newMSEMEstimator(r.cell.method, func(j int) int { return slices.Index(r.cell.active, j) }, r.mechs, r.cell.cfg.bins, em, r.truthHist)
+	if err != nil {
+		return nil, err
+	}
+	return msCancelRun{run, k, iters}, nil
 }
 
 type msCancelRun struct {
 	experiment.CellRun
-	k msCancelKind
+	k     msCancelKind
+	iters *atomic.Int64
 }
 
 func (r msCancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
-	var at atomic.Int64
+	var at, atIter atomic.Int64
 	go func() {
 		// Wait for the finished cell to be written (the writer may lose a
-		// race against the cancel otherwise), then let EM run a little.
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		// race against the cancel otherwise) and for EM to be well under
+		// way; the deadline only keeps a broken run from hanging.
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 			b, _ := os.ReadFile(r.k.partial)
-			if bytes.Count(b, []byte("\n")) >= r.k.before+2 { // + the metadata and CSV headers
+			if bytes.Count(b, []byte("\n")) >= r.k.before+2 && r.iters.Load() >= msCancelAfter { // + the metadata and CSV headers
 				break
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
 		at.Store(time.Now().UnixNano())
 		r.k.cancel()
+		atIter.Store(r.iters.Load())
 	}()
 	out, err := r.CellRun.Trial(ctx, trial, rng, out)
-	r.k.stopped <- msStopped{err, time.Duration(time.Now().UnixNano() - at.Load())}
+	r.k.stopped <- msStopped{err, atIter.Load(), r.iters.Load(), time.Duration(time.Now().UnixNano() - at.Load())}
 	return out, err
 }
 
 // A cancelled run stops inside a long EM run: the trial returns an error
-// wrapping context.Canceled well within a second of the cancel (one ULE
-// iteration here is about a millisecond; the cell would run for hours),
-// Run says how to resume, rows.csv is not written, and the resumed run
-// keeps the finished cell and runs only the rest.
+// wrapping context.Canceled within one EM iteration of the cancel, Run
+// says how to resume, rows.csv is not written, and the resumed run keeps
+// the finished cell and runs only the rest.
+//
+// "Within one iteration" is counted, not timed: EM checks the context
+// before every iteration, so the iterations finished after the cancel are
+// at most the one under way when it came (the count is read after the
+// cancel, so a trace that lands between the two is already counted): the
+// iterations at the return minus those at the cancel are 0 or 1, whatever
+// the machine's speed or load. (The time is logged.)
 func TestMultiserviceCancelInsideEM(t *testing.T) {
 	spec := &harness.Spec{
 		Name: "ms-cancel", Kind: "multiservice", Seed: 4, Trials: 1, Metrics: []string{"js-div", "em_iterations"},
@@ -346,10 +372,16 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 		if !errors.Is(s.err, context.Canceled) || !strings.Contains(s.err.Error(), "EM stopped") {
 			t.Errorf("the long trial ended with %v, want EM's cancellation", s.err)
 		}
-		if s.after > 5*time.Second {
-			t.Errorf("the long trial returned %v after the cancel", s.after)
+		if s.atCancel < msCancelAfter {
+			t.Errorf("cancelled after %d EM iterations, want at least %d: the cancel did not come inside EM", s.atCancel, msCancelAfter)
 		}
-		t.Logf("EM returned %v after the cancel: %v", s.after, s.err)
+		if d := s.atReturn - s.atCancel; d < 0 || d > 1 {
+			t.Errorf("EM ran %d iterations after the cancel (%d at the cancel, %d at the return), want at most 1", d, s.atCancel, s.atReturn)
+		}
+		if want := fmt.Sprintf("after %d iterations", s.atReturn); !strings.Contains(s.err.Error(), want) {
+			t.Errorf("the error %q does not say %q", s.err, want)
+		}
+		t.Logf("EM returned %v and %d iteration(s) after the cancel (at iteration %d): %v", s.after, s.atReturn-s.atCancel, s.atCancel, s.err)
 	default:
 		t.Fatal("the long trial did not return")
 	}
