@@ -62,9 +62,9 @@ func uwaReference(t *testing.T, p *Posterior, us []Unbiaser, ys []float64) (v fl
 //     error ≤ δ_ref = (m+1)(h+1)u + 8u;
 //   - UWA's fast route: the product of the m max-scaled rows (m·u) and, for
 //     quadratic variances, V_j·S = α_j·S + β_j·M1 + γ_j·M2 with moments
-//     summed over h buckets, absolute error ≤ (h+m+3)u·(|α_j|S + |β_j|Σf|μ|
-//   - |γ_j|M2): relative error ≤ (h+m+3)u·κ_j, κ_j the ratio of that sum
-//     to V_j·S; plus the quadratic's acceptance tolerance in setVariance,
+//     summed over h buckets, absolute error ≤ (h+m+3)u·K_j with K_j =
+//     |α_j|S + |β_j|Σf|μ| + |γ_j|M2: relative error ≤ (h+m+3)u·κ_j,
+//     κ_j = K_j/(V_j·S); plus the quadratic's acceptance tolerance in setVariance,
 //     1e-12 relative at every midpoint; or for tabulated variances (h+m)u;
 //     or the normalised route, δ_ref again;
 //
