@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
@@ -64,27 +67,173 @@ func TestEMLogLikelihoodMonotone(t *testing.T) {
 	}
 }
 
-// TestEMRecoversHistogram checks consistency: with informative services and
-// plain EM run to convergence, the estimate approaches the true 16-bin
-// histogram as n grows. Fixed seed; the JS divergences at n = 2·10³ and
-// 2·10⁵ are about 2e-2 and 4e-4, and the test asks for a tenfold decrease
-// and JS < 2e-3 at the largest n.
+// TestEMRecoversHistogram checks that EM finds the maximum-likelihood
+// histogram, whose error shrinks as 1/n with the spread that the Fisher
+// information predicts: plain EM (no smoothing) run to convergence on
+// [SR, PM, SW] at ε = 3 over l = 16 bins, at n = 2·10⁴, 2·10⁵ and 2·10⁶.
+//
+// The model is exact here: every input sits at the midpoint of its bin
+// (bin s drawn with probability ∝ 1 + 3s/15, so every bin holds about
+// 2.5 % of the users or more) and every service's matrix is evaluated at
+// the midpoints (InputMidpoint, 64 output buckets for PM and SW), so a
+// user of bin s reports the vector W = (w_1, w_2, w_3) with probability
+// A_W[s] = Π_j T_j[w_j, s], and the truth is the users' histogram h. With
+// the inputs fixed, the MLE θ̂ is asymptotically normal about h with
+// covariance C/n, C = F⁻¹ − diag(h), F = Σ_W A_W A_Wᵀ / (A_W·h) the Fisher
+// information of one user (F⁻¹ − hhᵀ is the covariance when the inputs
+// are drawn afresh; the histogram's own multinomial covariance diag(h) −
+// hhᵀ is not error here). To second order JS(θ̂, h) = Σ_s (θ̂_s −
+// h_s)²/(8h_s) (the odd orders cancel: JS is symmetric), so 8n·JS is
+// distributed as Σ_i λ_i Z_i², λ the eigenvalues of diag(h)^{-1/2}·C·
+// diag(h)^{-1/2}, and by Laurent and Massart (2000, Lemma 1)
+// P(Σλ_i Z_i² ≥ Σλ + 2√(xΣλ²) + 2x·max λ) ≤ e^{-x}. With e^{-x} =
+// 1e-6/6 per check, and the expansion's relative error, |θ̂_s − h_s|/h_s
+// in the denominators, bounded by ρ = z·max_s sd_s/h_s (z the normal
+// quantile of 1e-6/(6·16) per bin, sd_s² = C_ss/n) as a factor 1 + ρ,
+// each of the three checks fails falsely with probability below 1e-6/3
+// (below 1e-6 in all), as far as the normal approximation of the MLE
+// holds: it is applied only where ρ ≤ 1/2 (here ρ = 0.42, 0.13, 0.04).
+// EM must stop on its tolerances (|ΔLL| < 1e-13·|LL|: θ is then far
+// closer to the MLE than its spread), not on the iteration cap.
+//
+// Planted: the matrices' bin "midpoints" shifted by 5 % of a bin, and the
+// report bucketed by rounding instead of flooring: JS 5.2e-5 and 3.7e-4
+// at n = 2·10⁶ against the bound 2.85e-5 (the former test, JS < 2e-3 at
+// n = 2·10⁵ and a tenfold decrease, passed both).
 func TestEMRecoversHistogram(t *testing.T) {
-	const bins = 16
-	var js []float64
-	for _, n := range []int{2000, 20000, 200000} {
-		reps, svcs, v := uleSmallRun(t, n, bins, uleMechs(t, 2, 2, 2), 11)
-		theta, info, err := ULE(t.Context(), reps, svcs, EMOptions{NoSmooth: true, Stop: StopConverged, MaxIter: 3000})
+	const (
+		bins         = 16
+		buckets      = 64
+		falseFailure = 1e-6
+	)
+	mechs := uleMechs(t, 3, 3, 3)
+	svcs := make([]*Service, len(mechs))
+	for j, m := range mechs {
+		s, err := NewService(m, ServiceOptions{Bins: bins, Buckets: buckets, Input: InputMidpoint})
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := metrics.JSDivergence(uleTruth(v, bins), theta)
-		js = append(js, d)
-		t.Logf("n = %d: JS %.3g after %d iterations (%s)", n, d, info.Iterations, info.Stop)
+		svcs[j] = s
 	}
-	if !(js[2] < js[0]/10) || !(js[2] < 2e-3) {
-		t.Errorf("JS by n: %v", js)
+	x := math.Log(6 / falseFailure)
+	z := distuv.UnitNormal.Quantile(1 - falseFailure/(6*bins)/2)
+	checked := 0
+	for _, n := range []int{20000, 200000, 2000000} {
+		rng := rand.New(rand.NewPCG(11, uint64(n)))
+		v := make([]float64, n)
+		for i := range v {
+			var k int // bin k with probability ∝ 1 + 3k/(l−1), by rejection
+			for {
+				k = rng.IntN(bins)
+				if rng.Float64()*4 < 1+3*float64(k)/(bins-1) {
+					break
+				}
+			}
+			v[i] = -1 + float64(2*k+1)/bins
+		}
+		h := uleTruth(v, bins)
+		reps := uleReports(t, v, mechs, rng)
+		theta, info, err := ULE(t.Context(), reps, svcs, EMOptions{NoSmooth: true, Stop: StopConverged, LLTol: 1e-13, ThetaTol: 1e-15, MaxIter: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Stop == StopReasonMaxIter {
+			t.Fatalf("n = %d: EM did not converge in %d iterations", n, info.Iterations)
+		}
+		lam, sdRel := emFisherSpread(t, svcs, h, n)
+		var sum, sum2, top float64
+		for _, l := range lam {
+			sum += l
+			sum2 += l * l
+			top = max(top, l)
+		}
+		rho := z * sdRel
+		bound := (sum + 2*math.Sqrt(x*sum2) + 2*x*top) / (8 * float64(n)) * (1 + rho)
+		js := metrics.JSDivergence(theta, h)
+		t.Logf("n = %d: JS %.3g, bound %.3g (mean %.3g; max z·sd/h %.2f), %d iterations (%s)", n, js, bound, sum/(8*float64(n)), rho, info.Iterations, info.Stop)
+		if rho > 0.5 {
+			continue // the normal approximation is not trusted here
+		}
+		checked++
+		if !(js <= bound) {
+			t.Errorf("n = %d: JS(EM, truth) = %.4g above its bound %.4g (false-failure probability %g)", n, js, bound, falseFailure/3)
+		}
 	}
+	if checked < 2 {
+		t.Errorf("only %d sample sizes were in the normal regime", checked)
+	}
+}
+
+// emFisherSpread returns the eigenvalues of diag(h)^{-1/2}·C·diag(h)^{-1/2},
+// C = F⁻¹ − diag(h) (TestEMRecoversHistogram), and max_s sd_s/h_s with
+// sd_s² = C_ss/n, for the linked services svcs at the histogram h.
+func emFisherSpread(t *testing.T, svcs []*Service, h []float64, n int) ([]float64, float64) {
+	t.Helper()
+	l := len(h)
+	F := mat.NewSymDense(l, nil)
+	a := make([]float64, l)
+	var walk func(j int, prod []float64)
+	walk = func(j int, prod []float64) {
+		if j == len(svcs) {
+			var p float64
+			for s := range a {
+				p += prod[s] * h[s]
+			}
+			if p > 0 {
+				for r := range l {
+					for c := r; c < l; c++ {
+						F.SetSym(r, c, F.At(r, c)+prod[r]*prod[c]/p)
+					}
+				}
+			}
+			return
+		}
+		next := make([]float64, l)
+		for w := range svcs[j].Buckets {
+			row := svcs[j].Row(w)
+			for s := range l {
+				next[s] = prod[s] * row[s]
+			}
+			walk(j+1, next)
+		}
+	}
+	ones := make([]float64, l)
+	for s := range ones {
+		ones[s] = 1
+	}
+	walk(0, ones)
+	var chol mat.Cholesky
+	if !chol.Factorize(F) {
+		t.Fatal("the Fisher information is singular")
+	}
+	var inv mat.SymDense
+	if err := chol.InverseTo(&inv); err != nil {
+		t.Fatal(err)
+	}
+	M := mat.NewSymDense(l, nil)
+	var sdRel float64
+	for r := range l {
+		for c := r; c < l; c++ {
+			cv := inv.At(r, c)
+			if r == c {
+				cv -= h[r]
+				sdRel = max(sdRel, math.Sqrt(max(cv, 0)/float64(n))/h[r])
+			}
+			M.SetSym(r, c, cv/math.Sqrt(h[r]*h[c]))
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(M, false) {
+		t.Fatal("no eigenvalues")
+	}
+	lam := eig.Values(nil)
+	for i, v := range lam {
+		if v < -1e-9*lam[len(lam)-1] {
+			t.Fatalf("C is not positive semi-definite: eigenvalue %g", v)
+		}
+		lam[i] = max(v, 0)
+	}
+	return lam, sdRel
 }
 
 // TestEMSBaselines checks EMS on each service alone: a probability vector,
