@@ -90,3 +90,15 @@ type MethodLister interface {
 type TrialKeyer interface {
 	TrialKey(c *CellSpec) string
 }
+
+// MemoryEstimator is implemented by a kind whose cells hold memory that
+// grows with n (report buffers, transition tables): the runner sums the
+// estimates of the cells and trials that can be alive at once with the
+// datasets, and refuses a run that would not fit, before it allocates
+// anything large. Rough is fine (within a factor of 2): the point is to
+// refuse n = 10¹² with a message, not to die out of memory.
+type MemoryEstimator interface {
+	// CellBytes returns the bytes a prepared cell holds (shared by its
+	// trials) and the bytes one running trial holds on top.
+	CellBytes(c *CellSpec) (prepared, perTrial int64)
+}

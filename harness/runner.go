@@ -60,6 +60,11 @@ type Options struct {
 	Progress io.Writer
 	// Log receives one-line notes (resuming, up to date, figure warnings).
 	Log io.Writer
+	// MemoryLimit bounds the memory the run may plan to use, in bytes; 0
+	// means GOMEMLIMIT when set, else the machine's physical memory. A run
+	// whose estimate is over it is refused before anything large is
+	// allocated.
+	MemoryLimit int64
 }
 
 // Result says what a run produced.
@@ -114,6 +119,11 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	}
 
 	// Everything that can fail on bad input fails here, before any output.
+	limit := memoryLimit(opt)
+	dsBytes, dsWhat := datasetBytes(s)
+	if err := checkMemory(s, dsBytes, limit, dsWhat); err != nil {
+		return nil, err
+	}
 	data, skipped, err := loadDatasets(s)
 	if err != nil {
 		return nil, err
@@ -147,6 +157,12 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		}
 		if err := kind.Check(specs[i]); err != nil {
 			return nil, fmt.Errorf("%s: cell %s: %w", s.where(), c.cell.Key(), err)
+		}
+	}
+
+	if need := cellBytes(kind, specs, opt.Jobs); need > 0 {
+		if err := checkMemory(s, dsBytes+need, limit, fmt.Sprintf("%s; the cells of kind %s: %s with -j %d", dsWhat, kind.Name(), formatBytes(need), opt.Jobs)); err != nil {
+			return nil, err
 		}
 	}
 

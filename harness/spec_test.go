@@ -175,3 +175,24 @@ func TestNonFiniteValueRefused(t *testing.T) {
 		t.Error("the refused run left its output directory")
 	}
 }
+
+// n = 10¹² is refused with the key and an estimate before anything is
+// allocated (it used to die out of memory with a goroutine dump), and a
+// kind's own estimate counts (toy at n = 1000 with a 40 KiB limit).
+func TestMemoryEstimateRefuses(t *testing.T) {
+	s := smallSpec()
+	s.Axes.N = []int{1_000_000_000_000}
+	out := filepath.Join(t.TempDir(), "out")
+	_, err := Run(context.Background(), testKinds, s, Options{OutDir: out, MemoryLimit: 64 << 30})
+	if err == nil || !strings.Contains(err.Error(), `key "axes.n"`) || !strings.Contains(err.Error(), "TiB") {
+		t.Fatalf("got %v, want a refusal naming axes.n and the estimate", err)
+	}
+	s.Axes.N = []int{1000}
+	// Datasets 2 × 1000 × 16 B = 31.2 KiB; cells 2 workers × 8000 B.
+	if _, err := Run(context.Background(), testKinds, s, Options{OutDir: out, Jobs: 2, MemoryLimit: 40 << 10}); err == nil || !strings.Contains(err.Error(), "toy") {
+		t.Fatalf("got %v, want the kind's cells counted", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a refused run created its output directory")
+	}
+}

@@ -596,3 +596,43 @@ func indicator(b bool) float64 {
 	}
 	return 0
 }
+
+// CellBytes implements experiment.MemoryEstimator: the inputs on each
+// service's domain (m × n values) and, for the distribution methods, one
+// bins × bins transition table per service; a trial holds its m × n reports
+// and, in EM, about as much again (ULE's deduplicated report vectors).
+func (Kind) CellBytes(c *experiment.CellSpec) (prepared, perTrial int64) {
+	m, bins := msSize(c)
+	return msBytes(m, c.N, bins, c.Method)
+}
+
+// msSize returns a cell's number of services and bins without building
+// its mechanisms (1 and the default when the parameters do not parse:
+// Check reports those).
+func msSize(c *experiment.CellSpec) (m, bins int) {
+	m, bins = 1, c.Params.Int("bins", estimators.DefaultBins)
+	if k := c.Params.Int("m", 0); k > 0 {
+		return k, bins
+	}
+	spec := c.Params.String("services", "")
+	if named, ok := msNamedServices[spec]; ok {
+		spec = named
+	}
+	for _, alt := range strings.Split(spec, "|") {
+		if named, ok := msNamedServices[strings.TrimSpace(alt)]; ok {
+			alt = named
+		}
+		m = max(m, len(strings.Split(alt, ",")))
+	}
+	return m, bins
+}
+
+func msBytes(m, n, bins int, method string) (prepared, perTrial int64) {
+	values := 8 * int64(m) * int64(n)
+	prepared, perTrial = values, values
+	if method == "ule" || strings.HasPrefix(method, "ems-") {
+		prepared += 8 * int64(m) * int64(bins) * int64(bins)
+		perTrial += values
+	}
+	return prepared, perTrial
+}

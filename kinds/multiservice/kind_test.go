@@ -313,3 +313,26 @@ func TestShippedMultiserviceSpecs(t *testing.T) {
 		}
 	}
 }
+
+// The memory estimate grows with m and n as the buffers do, counts the
+// transition tables of the distribution methods, and reads the services
+// from a named configuration or an m parameter.
+func TestCellBytes(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		params map[string]string
+		n      int
+		prep   int64
+		trial  int64
+	}{
+		{"ua", map[string]string{"services": "sr,lap,pm,sw"}, 1000, 4 * 8000, 4 * 8000},
+		{"ua", map[string]string{"services": "A", "config": "2"}, 1000, 4 * 8000, 4 * 8000},
+		{"ua", map[string]string{"services": "sr,pm", "m": "16"}, 10, 16 * 80, 16 * 80},
+		{"ule", map[string]string{"services": "sr,pm,sw", "bins": "64"}, 1000, 3*8000 + 3*64*64*8, 2 * 3 * 8000},
+	} {
+		c := msCellSpec(t, tc.method, 0.5, tc.n, tc.params)
+		if p, tr := (Kind{}).CellBytes(c); p != tc.prep || tr != tc.trial {
+			t.Errorf("%s %v: %d, %d bytes; want %d, %d", tc.method, tc.params, p, tr, tc.prep, tc.trial)
+		}
+	}
+}

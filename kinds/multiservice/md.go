@@ -330,3 +330,10 @@ func (r *msMDRun) Theory(metric string) (float64, bool) {
 	v, ok := r.theory[metric]
 	return v, ok
 }
+
+// CellBytes implements experiment.MemoryEstimator: as kind multiservice
+// over the n users, whom the d attributes split.
+func (MD) CellBytes(c *experiment.CellSpec) (prepared, perTrial int64) {
+	m, bins := msSize(c)
+	return msBytes(m, c.N, bins, c.Method)
+}
