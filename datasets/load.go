@@ -102,6 +102,9 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 		dataLines++
 		field, nf, ok := split(b, column)
 		if !ok {
+			if nf == 0 { // only blanks other than spaces and tabs (\v, \f)
+				return nil, fmt.Errorf("%s:%d: column %d missing: line has no fields", path, line, column)
+			}
 			return nil, fmt.Errorf("%s:%d: column %d missing: line has %s (columns 0-%d)", path, line, column, plural(nf, "field"), nf-1)
 		}
 		if layout.missing != "" && string(field) == layout.missing {
