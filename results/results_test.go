@@ -54,8 +54,9 @@ func TestParams(t *testing.T) {
 
 // Summary statistics of 1, 2, 3: mean 2, sd 1, se 1/√3, and the 95% CI
 // 2 ± t(0.975, 2)/√3 with t(0.975, 2) = 0.95·√(2/(4·0.975·0.025)) =
-// 4.302652729911275 (closed form for 2 degrees of freedom). gonum's numerical
-// quantile agrees to about 2e-11, hence the 1e-9 relative tolerance.
+// 4.302652729749464 (closed form for 2 degrees of freedom). gonum's numerical
+// quantile agrees to about 4e-16; the 1e-12 relative tolerance allows the
+// rounding of the summary's few operations.
 func TestSummarise(t *testing.T) {
 	var rows []Row
 	for i, v := range []float64{1, 2, 3} {
@@ -66,9 +67,9 @@ func TestSummarise(t *testing.T) {
 	if len(s) != 3 || s[0].Metric != "mse" || s[1].Metric != "rmse" || s[2].Metric != "abs" {
 		t.Fatalf("got metrics %v %v %v; want mse, rmse, abs in order", s[0].Metric, s[1].Metric, s[2].Metric)
 	}
-	half := 4.302652729911275 / math.Sqrt(3)
+	half := 0.95 * math.Sqrt(2/(4*0.975*0.025)) / math.Sqrt(3)
 	close := func(name string, got Float, want float64) {
-		if math.Abs(float64(got)-want) > 1e-9*math.Max(1, math.Abs(want)) {
+		if math.Abs(float64(got)-want) > 1e-12*math.Max(1, math.Abs(want)) {
 			t.Errorf("%s = %v, want %v", name, got, want)
 		}
 	}
@@ -142,5 +143,18 @@ func TestWriteFileAtomicLeavesNothingOnError(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); string(b) != "whole" {
 		t.Fatalf("content %q", b)
+	}
+}
+
+// An mse that is 0 in every trial (a deterministic cell) gives rmse 0 with
+// sd and se 0, not the 0/0 of the delta method.
+func TestSummariseZeroMSE(t *testing.T) {
+	var rows []Row
+	for i := range 3 {
+		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "mse", Value: 0, Theory: 0})
+	}
+	s := Summarise(rows)
+	if r := s[1]; r.Metric != "rmse" || r.Mean != 0 || r.SD != 0 || r.SE != 0 {
+		t.Errorf("rmse of zeros: %+v", r)
 	}
 }

@@ -109,9 +109,13 @@ func sqrtSummary(s Summary, name string) Summary {
 	r.Metric = name
 	root := math.Sqrt(float64(s.Mean))
 	r.Mean = Float(root)
-	// d sqrt(m) = dm / (2 sqrt(m))
+	// d sqrt(m) = dm / (2 sqrt(m)); a metric that is 0 in every trial has
+	// sd and se 0 (not 0/0).
 	r.SD = Float(float64(s.SD) / (2 * root))
 	r.SE = Float(float64(s.SE) / (2 * root))
+	if s.SD == 0 {
+		r.SD, r.SE = 0, 0
+	}
 	r.CILo = Float(math.Sqrt(math.Max(0, float64(s.CILo))))
 	r.CIHi = Float(math.Sqrt(float64(s.CIHi)))
 	r.Theory = Float(math.Sqrt(float64(s.Theory)))
