@@ -17,7 +17,10 @@
 //     it accepts;
 //   - [TrialKeyer]: the kind's trials are paired across some axes (common
 //     random numbers): the runner seeds trial t from the kind's key instead
-//     of the cell's.
+//     of the cell's;
+//   - [MemoryEstimator]: the kind says how much memory a cell and a trial
+//     hold, so that the runner refuses a run that cannot fit before it
+//     allocates.
 //
 // Cancellation is not optional: Prepare and Trial receive the run's
 // context, and a trial that can run long (an EM loop) watches it and
