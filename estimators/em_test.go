@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ldpbench/ldpbench/estimators/internal/uletest"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
@@ -16,8 +17,8 @@ import (
 func uleSmallRun(t *testing.T, n, bins int, mechs []mechanisms.Mechanism, seed uint64) ([][]float64, []*Service, []float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	v := uleBetaInputs(n, 2, 5, rng)
-	return uleReports(t, v, mechs, rng), uleServices(t, mechs, bins), v
+	v := uletest.BetaInputs(n, 2, 5, rng)
+	return uletest.Reports(t, v, mechs, rng), uleServices(t, mechs, bins), v
 }
 
 func isProbVector(p []float64) bool {
@@ -35,7 +36,7 @@ func isProbVector(p []float64) bool {
 // decreases the log-likelihood, on both routes, and that every iterate is a
 // probability vector.
 func TestEMLogLikelihoodMonotone(t *testing.T) {
-	reps, svcs, _ := uleSmallRun(t, 3000, 128, uleMechs(t, 0.5, 1, 2), 3)
+	reps, svcs, _ := uleSmallRun(t, 3000, 128, uletest.Mechs(t, 0.5, 1, 2), 3)
 	for _, dense := range []bool{false, true} {
 		var lls []float64
 		bad := false
@@ -106,7 +107,7 @@ func TestEMRecoversHistogram(t *testing.T) {
 		buckets      = 64
 		falseFailure = 1e-6
 	)
-	mechs := uleMechs(t, 3, 3, 3)
+	mechs := uletest.Mechs(t, 3, 3, 3)
 	svcs := make([]*Service, len(mechs))
 	for j, m := range mechs {
 		s, err := NewService(m, ServiceOptions{Bins: bins, Buckets: buckets, Input: InputMidpoint})
@@ -132,7 +133,7 @@ func TestEMRecoversHistogram(t *testing.T) {
 			v[i] = -1 + float64(2*k+1)/bins
 		}
 		h := uleTruth(v, bins)
-		reps := uleReports(t, v, mechs, rng)
+		reps := uletest.Reports(t, v, mechs, rng)
 		theta, info, err := ULE(t.Context(), reps, svcs, EMOptions{NoSmooth: true, Stop: StopConverged, LLTol: 1e-13, ThetaTol: 1e-15, MaxIter: 100000})
 		if err != nil {
 			t.Fatal(err)
@@ -239,7 +240,7 @@ func emFisherSpread(t *testing.T, svcs []*Service, h []float64, n int) ([]float6
 // TestEMSBaselines checks EMS on each service alone: a probability vector,
 // EMSHistogram equal to EMS, and the authors' stopping rule recorded.
 func TestEMSBaselines(t *testing.T) {
-	reps, svcs, _ := uleSmallRun(t, 20000, 1024, uleMechs(t, 0.5, 0.5, 0.5), 5)
+	reps, svcs, _ := uleSmallRun(t, 20000, 1024, uletest.Mechs(t, 0.5, 0.5, 0.5), 5)
 	for j, s := range svcs {
 		theta, info, err := EMS(t.Context(), reps[j], s, EMOptions{})
 		if err != nil {
@@ -267,7 +268,7 @@ func TestEMSBaselines(t *testing.T) {
 
 // TestEMStoppingRules checks that each rule records why it stopped.
 func TestEMStoppingRules(t *testing.T) {
-	reps, svcs, _ := uleSmallRun(t, 5000, 64, uleMechs(t, 1, 1, 1), 9)
+	reps, svcs, _ := uleSmallRun(t, 5000, 64, uletest.Mechs(t, 1, 1, 1), 9)
 	_, info, err := ULE(t.Context(), reps, svcs, EMOptions{MaxIter: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +316,7 @@ func TestEMStoppingRules(t *testing.T) {
 // number of workers, and that a service whose reports are all missing
 // (NaN) changes nothing.
 func TestULEWorkersAndMissing(t *testing.T) {
-	reps, svcs, _ := uleSmallRun(t, 40000, 1024, uleMechs(t, 0.3, 0.3, 0.3), 13)
+	reps, svcs, _ := uleSmallRun(t, 40000, 1024, uletest.Mechs(t, 0.3, 0.3, 0.3), 13)
 	opt := EMOptions{MaxIter: 50, Workers: 1}
 	a, ai, err := ULE(t.Context(), reps, svcs, opt)
 	if err != nil {
@@ -348,14 +349,14 @@ func TestULEWorkersAndMissing(t *testing.T) {
 }
 
 func TestULEErrors(t *testing.T) {
-	reps, svcs, _ := uleSmallRun(t, 100, 32, uleMechs(t, 1, 1), 1)
+	reps, svcs, _ := uleSmallRun(t, 100, 32, uletest.Mechs(t, 1, 1), 1)
 	if _, _, err := ULE(t.Context(), reps[:1], svcs, EMOptions{}); err == nil {
 		t.Error("one report slice for two services accepted")
 	}
 	if _, _, err := ULE(t.Context(), [][]float64{reps[0], reps[1][:50]}, svcs, EMOptions{}); err == nil {
 		t.Error("unequal report slices accepted")
 	}
-	other := uleServices(t, uleMechs(t, 1), 64)
+	other := uleServices(t, uletest.Mechs(t, 1), 64)
 	if _, _, err := ULE(t.Context(), reps, []*Service{svcs[0], other[0]}, EMOptions{}); err == nil {
 		t.Error("services with different bins accepted")
 	}

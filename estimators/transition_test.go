@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/estimators/internal/uletest"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
@@ -83,7 +84,7 @@ func TestTransitionColumnsAndEntries(t *testing.T) {
 // SR, 1024 for PM and SW, 1024 bins; midpoint for PM and SR, bin average
 // for SW (E4.13).
 func TestTransitionDefaults(t *testing.T) {
-	svcs := uleServices(t, uleMechs(t, 0.5, 0.5, 0.5), 0)
+	svcs := uleServices(t, uletest.Mechs(t, 0.5, 0.5, 0.5), 0)
 	for j, want := range []struct {
 		buckets  int
 		midpoint bool

@@ -7,58 +7,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
+	"github.com/ldpbench/ldpbench/estimators/internal/uletest"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/metrics"
 )
-
-// uleMechs returns the distribution services [SR, PM, SW] cycled over eps.
-func uleMechs(tb testing.TB, eps ...float64) []mechanisms.Mechanism {
-	tb.Helper()
-	names := []string{"duchi", "pm", "sw"}
-	out := make([]mechanisms.Mechanism, len(eps))
-	for j, e := range eps {
-		m, err := mechanisms.New(names[j%3], e)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[j] = m
-	}
-	return out
-}
-
-// uleBetaInputs returns n values v = 2u - 1 with u ~ Beta(a, b).
-func uleBetaInputs(n int, a, b float64, rng *rand.Rand) []float64 {
-	d := distuv.Beta{Alpha: a, Beta: b, Src: rng}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 2*d.Rand() - 1
-	}
-	return v
-}
-
-// uleReports perturbs every value through every mechanism: [service][user].
-// Square Wave gets s = (v+1)/2.
-func uleReports(tb testing.TB, v []float64, mechs []mechanisms.Mechanism, rng *rand.Rand) [][]float64 {
-	tb.Helper()
-	out := make([][]float64, len(mechs))
-	s := make([]float64, len(v))
-	for i, x := range v {
-		s[i] = min(max((x+1)/2, 0), 1)
-	}
-	for j, m := range mechs {
-		out[j] = make([]float64, len(v))
-		in := v
-		if lo, _ := m.Domain(); lo == 0 {
-			in = s
-		}
-		if err := m.PerturbBatch(out[j], in, rng); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return out
-}
 
 // uleTruth is the histogram of v over l equal bins of [-1, 1], normalised.
 func uleTruth(v []float64, l int) []float64 {
@@ -93,8 +45,8 @@ func maxAbsDiff(a, b []float64) float64 {
 // iteration.
 func TestULEStopsOnContext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	mechs := uleMechs(t, 0.5, 0.5, 0.5)
-	reports := uleReports(t, uleBetaInputs(2000, 2, 5, rng), mechs, rng)
+	mechs := uletest.Mechs(t, 0.5, 0.5, 0.5)
+	reports := uletest.Reports(t, uletest.BetaInputs(2000, 2, 5, rng), mechs, rng)
 	svcs := uleServices(t, mechs, 64)
 	ctx, cancel := context.WithCancel(t.Context())
 	calls := 0

@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/estimators/internal/uletest"
 )
 
 // uleBenchData is the simulated collection of a benchmark, built once per
@@ -61,9 +62,9 @@ func uleBenchSetup(b *testing.B, n int, eps float64) *uleBenchData {
 		return d
 	}
 	clear(uleBenchCache) // keep one data set in memory
-	mechs := uleMechs(b, eps, eps, eps)
+	mechs := uletest.Mechs(b, eps, eps, eps)
 	rng := rand.New(rand.NewPCG(20251122, uint64(n)^math.Float64bits(eps)))
-	d := &uleBenchData{reports: uleReports(b, uleBenchInputs(b, n), mechs, rng), mats: uleMatrices(b, mechs, testBins, testBins)}
+	d := &uleBenchData{reports: uletest.Reports(b, uleBenchInputs(b, n), mechs, rng), mats: uleMatrices(b, mechs, testBins, testBins)}
 	uleBenchCache[key] = d
 	return d
 }
@@ -215,9 +216,9 @@ func BenchmarkULEServices1M(b *testing.B) {
 			for i := range eps {
 				eps[i] = 0.1
 			}
-			ms := uleMechs(b, eps...)
+			ms := uletest.Mechs(b, eps...)
 			rng := rand.New(rand.NewPCG(7, uint64(m)))
-			reports := uleReports(b, uleBenchInputs(b, 1_000_000), ms, rng)
+			reports := uletest.Reports(b, uleBenchInputs(b, 1_000_000), ms, rng)
 			mats := uleMatrices(b, ms, testBins, testBins)
 			b.ResetTimer()
 			var info Info

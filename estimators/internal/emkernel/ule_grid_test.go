@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/estimators/internal/uletest"
 )
 
 // gridTestInputs returns the grid form's per-inner-row arrays with random
@@ -128,14 +130,14 @@ func TestGridLogCell(t *testing.T) {
 // the same iterates to rounding over 40 iterations.
 func TestULEPairGridChosen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	mechs := uleMechs(t, 0.5, 0.5, 0.5)
+	mechs := uletest.Mechs(t, 0.5, 0.5, 0.5)
 	mats := uleMatrices(t, mechs, 128, 64)
 	for _, tc := range []struct {
 		n    int
 		grid bool
 	}{{200, false}, {30000, true}} {
-		v := uleBetaInputs(tc.n, 2, 5, rng)
-		reps := uleReports(t, v, mechs, rng)
+		v := uletest.BetaInputs(tc.n, 2, 5, rng)
+		reps := uletest.Reports(t, v, mechs, rng)
 		d := uleDedup(t, mats, reps)
 		e := newULEFast(d, 2, "")
 		if !e.pairMode || (e.grid != nil) != tc.grid {
@@ -167,9 +169,9 @@ func TestULEPairGridChosen(t *testing.T) {
 // the data.
 func TestULEPairGridWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	mechs := uleMechs(t, 0.1, 0.1, 0.1)
+	mechs := uletest.Mechs(t, 0.1, 0.1, 0.1)
 	mats := uleMatrices(t, mechs, testBins, testBins)
-	reps := uleReports(t, uleBetaInputs(200_000, 2, 5, rng), mechs, rng)
+	reps := uletest.Reports(t, uletest.BetaInputs(200_000, 2, 5, rng), mechs, rng)
 	if ns := uleSlotsFor(len(uleDedup(t, mats, reps).count)); ns < 8 {
 		t.Fatalf("%d slots: the test needs several", ns)
 	}

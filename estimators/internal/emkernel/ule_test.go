@@ -7,57 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
+	"github.com/ldpbench/ldpbench/estimators/internal/uletest"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
-
-// uleMechs returns the distribution services [SR, PM, SW] cycled over eps.
-func uleMechs(tb testing.TB, eps ...float64) []mechanisms.Mechanism {
-	tb.Helper()
-	names := []string{"duchi", "pm", "sw"}
-	out := make([]mechanisms.Mechanism, len(eps))
-	for j, e := range eps {
-		m, err := mechanisms.New(names[j%3], e)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[j] = m
-	}
-	return out
-}
-
-// uleBetaInputs returns n values v = 2u - 1 with u ~ Beta(a, b).
-func uleBetaInputs(n int, a, b float64, rng *rand.Rand) []float64 {
-	d := distuv.Beta{Alpha: a, Beta: b, Src: rng}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 2*d.Rand() - 1
-	}
-	return v
-}
-
-// uleReports perturbs every value through every mechanism: [service][user].
-// Square Wave gets s = (v+1)/2.
-func uleReports(tb testing.TB, v []float64, mechs []mechanisms.Mechanism, rng *rand.Rand) [][]float64 {
-	tb.Helper()
-	out := make([][]float64, len(mechs))
-	s := make([]float64, len(v))
-	for i, x := range v {
-		s[i] = min(max((x+1)/2, 0), 1)
-	}
-	for j, m := range mechs {
-		out[j] = make([]float64, len(v))
-		in := v
-		if lo, _ := m.Domain(); lo == 0 {
-			in = s
-		}
-		if err := m.PerturbBatch(out[j], in, rng); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return out
-}
 
 // testBins is the authors' number of input bins and of output buckets of
 // PM and SW (estimators.DefaultBins, DefaultBuckets).
@@ -152,8 +104,8 @@ func TestULEFastMatchesDense(t *testing.T) {
 				}
 				mechs[j] = m
 			}
-			v := uleBetaInputs(tc.n, 2, 5, rng)
-			reps := uleReports(t, v, mechs, rng)
+			v := uletest.BetaInputs(tc.n, 2, 5, rng)
+			reps := uletest.Reports(t, v, mechs, rng)
 			mats := uleMatrices(t, mechs, tc.bins, testBins)
 			// Compare the iterates at iteration cmp (a run that converges
 			// exactly, ΔLL = 0, stops earlier, at an iteration that
@@ -203,9 +155,9 @@ func TestULEFastMatchesDense(t *testing.T) {
 // (TestULEFastMatchesDense checks their values).
 func TestULEPairKernelPaths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	mechs := uleMechs(t, 0.3, 0.3, 0.3)
-	v := uleBetaInputs(20000, 2, 5, rng)
-	reps := uleReports(t, v, mechs, rng)
+	mechs := uletest.Mechs(t, 0.3, 0.3, 0.3)
+	v := uletest.BetaInputs(20000, 2, 5, rng)
+	reps := uletest.Reports(t, v, mechs, rng)
 	d := uleDedup(t, uleMatrices(t, mechs, testBins, testBins), reps)
 	e := newULEFast(d, 2, "")
 	if !e.pairMode {
@@ -236,9 +188,9 @@ func TestULEPairKernelPaths(t *testing.T) {
 // program (TestULEFastMatchesDense checks their values).
 func TestULEZonePrograms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	mechs := uleMechs(t, 0.3, 0.3, 0.3, 0.5, 0.5, 0.5)
-	v := uleBetaInputs(5000, 2, 5, rng)
-	reps := uleReports(t, v, mechs, rng)
+	mechs := uletest.Mechs(t, 0.3, 0.3, 0.3, 0.5, 0.5, 0.5)
+	v := uletest.BetaInputs(5000, 2, 5, rng)
+	reps := uletest.Reports(t, v, mechs, rng)
 	d := uleDedup(t, uleMatrices(t, mechs, testBins, testBins), reps)
 	e := newULEFast(d, 1, "")
 	if e.zones == nil || e.prog == nil {
