@@ -504,46 +504,291 @@ func batchDrawsPerReport(m mechanisms.Mechanism, xs []float64) float64 {
 	return float64(src.n) / float64(reps*len(xs))
 }
 
-// TestUniformsPerReport: the samplers draw the number of uniforms the specs
-// give (one by inversion for Duchi and SW; two for the piecewise family, p3
-// §2.6), every time, in Perturb and in PerturbBatch alike. Laplace draws an
-// exponential by the ziggurat (one word, on about 3% of calls more) and a
-// sign: a word of its own in Perturb, a bit of a word shared by 64 reports
-// in PerturbBatch; so about 2.03 words per Perturb and 1.05 per report in a
-// batch, and never fewer than 2 and 1 + 1/64.
+// wordsFixed are the 64-bit words one report takes, in Perturb and in
+// PerturbBatch alike, for the mechanisms that take the same number every
+// time, read from their samplers (rng.Float64 is one rng.Uint64, math/rand/v2
+// rand.go):
+//
+//	duchi          1  Duchi.report(x, rng.Float64()), by inversion
+//	sw             1  SquareWave.report(s, rng.Float64()), by inversion
+//	three-outputs  1  pick(x, rng.Float64(), cuts(|x|))
+//	n-output       1  outs[index(x, rng.Float64())]
+//	pm, pm-sub,    2  Piecewise: u = rng.Float64() chooses the window,
+//	pm-opt            w = 2·rng.Float64() places the report (p3 §2.6)
+var wordsFixed = map[string]int{
+	"duchi": 1, "sw": 1, "three-outputs": 1, "n-output": 1,
+	"pm": 2, "pm-sub": 2, "pm-opt": 2,
+}
+
+// wordsCoin are the words the mixtures' coin takes: Hybrid.Perturb (hm,
+// hm-tp) and HMNP.Perturb (hm-np) draw one rng.Float64() to choose the
+// component, then make the chosen component's report.
+var wordsCoin = map[string]int{"hm": 1, "hm-tp": 1, "hm-np": 1}
+
+// laplaceSignWords are the words Laplace spends on the sign of a report
+// besides its exponential, rng.ExpFloat64 (ziggurat: one word, more on its
+// slow steps): one rng.Uint64() in Perturb; in PerturbBatch one
+// rng.Uint64() for the signs of each run of up to 64 reports.
+const laplaceSignWords = 1
+
+// wordsPerReport returns the expected number of words one report of m
+// takes, and the variance of that number. It is wordsFixed[name], with
+// variance 0, or, for a mixture, the coin's words plus the words of the
+// component the coin chooses: with p the continuous component's probability
+// (Components) and c_c, c_d the components' fixed words, K = coin + c_d +
+// B·(c_c - c_d), B ~ Bernoulli(p), so
+//
+//	E[K] = coin + p·c_c + (1-p)·c_d,  Var[K] = p(1-p)(c_c - c_d)²,
+//
+// which is 0 when p is 0 or 1 (at ε = 0.5 all three: hm and hm-tp are
+// their discrete component alone below ε ≈ 0.61, hm-np has α = 1). HM: PM (2)
+// with α, else Duchi (1): 2 + α; HM-TP: PM-SUB (2) with β, else
+// Three-Outputs (1): 2 + β; HM-NP: PM-SUB (2) with 1 - α, else N-output
+// (1): 3 - α.
+func wordsPerReport(t *testing.T, m mechanisms.Mechanism) (mean, variance float64) {
+	t.Helper()
+	if c, ok := wordsFixed[m.Name()]; ok {
+		return float64(c), 0
+	}
+	coin, ok := wordsCoin[m.Name()]
+	mix, isMix := m.(mechanisms.Mixture)
+	if !ok || !isMix {
+		t.Fatalf("%s: no word count stated for it (wordsFixed, wordsCoin)", m.Name())
+	}
+	cont, disc, p := mix.Components()
+	cc, vc := wordsPerReport(t, cont)
+	cd, vd := wordsPerReport(t, disc)
+	if vc != 0 || vd != 0 {
+		t.Fatalf("%s: a component's words are random", m.Name())
+	}
+	return float64(coin) + p*cc + (1-p)*cd, p * (1 - p) * (cc - cd) * (cc - cd)
+}
+
+// zMax bounds the z-score of a measured mean word count that is random: a
+// standard normal exceeds it in absolute value with probability
+// 2Φ(-4.9) = 9.6e-7, the false-failure probability of each such check
+// (the measured means are sums of thousands of independent counts, well
+// within the normal approximation's reach at this level for counts that
+// are bounded or, the ziggurat's, have a geometric tail).
+const zMax = 4.9
+
+// checkZ reports an error unless got, a mean word count whose sampling
+// variance is v, is want within zMax standard errors; v = 0, a count that
+// is not random, requires got == want exactly.
+func checkZ(t *testing.T, what string, got, want, v float64) {
+	t.Helper()
+	if v == 0 {
+		if got != want {
+			t.Errorf("%s: %v words per report, want exactly %v", what, got, want)
+		}
+		return
+	}
+	if z := (got - want) / math.Sqrt(v); !(math.Abs(z) < zMax) {
+		t.Errorf("%s: %v words per report, want %v: z = %.2f (se %.3g), beyond ±%v",
+			what, got, want, z, math.Sqrt(v), zMax)
+	}
+}
+
+// perturbWords returns the words each Perturb of xs[i] takes, in order,
+// from a PCG seeded with seed.
+func perturbWords(m mechanisms.Mechanism, xs []float64, seed uint64) []int {
+	src := &countingSource{src: rand.NewPCG(seed, 11)}
+	rng := rand.New(src)
+	ws := make([]int, len(xs))
+	for i, x := range xs {
+		n := src.n
+		m.Perturb(x, rng)
+		ws[i] = src.n - n
+	}
+	return ws
+}
+
+// batchWords returns the words one PerturbBatch of xs takes from a PCG
+// seeded with seed.
+func batchWords(m mechanisms.Mechanism, xs []float64, seed uint64) int {
+	src := &countingSource{src: rand.NewPCG(seed, 11)}
+	dst := make([]float64, len(xs))
+	if err := m.PerturbBatch(dst, xs, rand.New(src)); err != nil {
+		panic(err)
+	}
+	return src.n
+}
+
+// b2i returns 1 if c, else 0.
+func b2i(c bool) int {
+	if c {
+		return 1
+	}
+	return 0
+}
+
+// meanVar returns the mean and the unbiased variance of ws.
+func meanVar(ws []float64) (mean, variance float64) {
+	for _, w := range ws {
+		mean += w
+	}
+	mean /= float64(len(ws))
+	for _, w := range ws {
+		variance += (w - mean) * (w - mean)
+	}
+	return mean, variance / float64(len(ws)-1)
+}
+
+// TestUniformsPerReport: every registered mechanism takes from the
+// generator the number of 64-bit words its sampler's code gives
+// (wordsPerReport), in Perturb and in PerturbBatch.
+//
+//   - Fixed counts (wordsFixed) are checked exactly, report by report.
+//   - A mixture's count is random: each report must take coin + c_d or
+//     coin + c_c words, and the mean over 4096 reports must be
+//     wordsPerReport's mean within zMax standard errors
+//     (√(p(1-p)/4096)·|c_c - c_d|), at each ε of epsGrid (exactly at
+//     ε = 0.5, where every mixture's p is 0).
+//   - Every batch but Laplace's makes the reports of the same sequence of
+//     Perturb calls from the same uniforms, so from the same seed it takes
+//     exactly as many words, at every batch length (the lengths straddle
+//     the samplers' smallBatch, batchBlock and mixBlock).
+//
+// Laplace is checked apart (testLaplaceWords).
 func TestUniformsPerReport(t *testing.T) {
-	want := map[string]float64{"duchi": 1, "pm": 2, "sw": 1}
-	for _, name := range mechanisms.Names() {
-		m := mustNew(t, name, 1)
-		got := drawsPerReport(m)
-		lo, hi := m.Domain()
-		batch := batchDrawsPerReport(m, mechtest.Grid(lo, hi, 255))
-		if w, ok := want[name]; ok && (got != w || batch != w) {
-			t.Errorf("%s: %v uniforms per report, %v in a batch, want %v", name, got, batch, w)
+	lengths := []int{1, 2, 3, 4, 5, 31, 32, 33, 47, 48, 49, 95, 96, 97, 1000}
+	for ie, eps := range epsGrid {
+		for in, name := range mechanisms.Names() {
+			if name == "laplace" {
+				continue
+			}
+			m := mustNew(t, name, eps)
+			what := fmt.Sprintf("%s (ε = %v)", name, eps)
+			mean, v := wordsPerReport(t, m)
+			lo, hi := m.Domain()
+			xs := mechtest.Grid(lo, hi, 4095) // 4096 reports
+			seed := uint64(100*ie + in)
+			ws := perturbWords(m, xs, seed)
+			total, bad := 0, -1
+			for i, w := range ws {
+				total += w
+				if bad < 0 && !slices.Contains(allowedWords(m), w) {
+					bad = i
+				}
+			}
+			if bad >= 0 {
+				t.Errorf("%s: Perturb(%v) took %d words, want one of %v", what, xs[bad], ws[bad], allowedWords(m))
+			}
+			checkZ(t, what+" Perturb", float64(total)/float64(len(xs)), mean, v/float64(len(xs)))
+			if b := batchWords(m, xs, seed); b != total {
+				t.Errorf("%s: a batch of %d took %d words, the same Perturb calls %d", what, len(xs), b, total)
+			}
+			for _, n := range lengths {
+				ys := make([]float64, n)
+				for i := range ys {
+					ys[i] = xs[(i*997+n)%len(xs)]
+				}
+				seed := seed<<16 | uint64(n)
+				want := 0
+				for _, w := range perturbWords(m, ys, seed) {
+					want += w
+				}
+				if b := batchWords(m, ys, seed); b != want || (v == 0 && float64(b) != mean*float64(n)) {
+					t.Errorf("%s: a batch of %d took %d words, the same Perturb calls %d (%v a report)", what, n, b, want, mean)
+				}
+			}
 		}
 	}
+	testLaplaceWords(t)
+}
 
-	// Laplace, over 2^16 reports. The ziggurat takes 0.0335 extra words a
-	// call on average (measured over 1e7 calls), here with a standard error
-	// of about 7e-4: the bounds allow it [0.02, 0.05].
+// allowedWords returns the counts one report of m may take: its fixed
+// count, or a mixture's coin plus either component's.
+func allowedWords(m mechanisms.Mechanism) []int {
+	if c, ok := wordsFixed[m.Name()]; ok {
+		return []int{c}
+	}
+	cont, disc, _ := m.(mechanisms.Mixture).Components()
+	coin := wordsCoin[m.Name()]
+	return []int{coin + wordsFixed[cont.Name()], coin + wordsFixed[disc.Name()]}
+}
+
+// testLaplaceWords checks Laplace's words (TestUniformsPerReport). A report
+// takes its sign word(s) and the words of one rng.ExpFloat64, whose
+// ziggurat takes one word, and on its slow steps (about 3% of calls) one or
+// more pairs besides: a random count with a geometric tail and no closed
+// form here. Its law is measured instead, on the generator itself: the
+// reference is the mean μ_r and variance v_r of the words of 2^20 calls of
+// ExpFloat64 on a fixed seed. Then, with independent seeds,
+//
+//   - Perturb, over 2^16 reports: each takes at least 1 + 1 words, and the
+//     mean of (words - 1) is μ_r within zMax standard errors,
+//     √(v_p/2^16 + v_r/2^20), v_p the reports' own variance;
+//   - PerturbBatch, in 512 batches of 128 (two runs of 64 reports): each
+//     batch takes at least 2 + 128 words, and the mean over the batches of
+//     (words - 2)/128 is μ_r within zMax standard errors,
+//     √(v_b/512 + v_r/2^20), v_b the variance of (words - 2)/128 over the
+//     batches (511 degrees of freedom: Student's t exceeds 4.9 with
+//     probability 1.3e-6);
+//   - Perturb and the batch differ by the sign words alone: the means of
+//     their words per report differ by 1 - 1/64 = 63/64 within zMax
+//     standard errors √(v_p/2^16 + v_b/512);
+//   - a batch of one input is a Perturb: the same words from the same seed.
+func testLaplaceWords(t *testing.T) {
+	const (
+		nRef   = 1 << 20
+		nRep   = 1 << 16
+		runLen = 64 // laplaceSignBits
+		bLen   = 2 * runLen
+		nBatch = nRep / bLen
+	)
+	// The reference: rand.ExpFloat64 alone.
+	src := &countingSource{src: rand.NewPCG(77, 1)}
+	rng := rand.New(src)
+	ref := make([]float64, nRef)
+	for i := range ref {
+		n := src.n
+		rng.ExpFloat64()
+		ref[i] = float64(src.n - n)
+	}
+	muR, vR := meanVar(ref)
+
 	m, _ := mechanisms.NewLaplace(1)
-	xs := mechtest.Grid(-1, 1, 1<<14-1) // 2^14 inputs, 2^8 runs of 64
-	single := batchDrawsPerReport(perturbOnly{m}, xs)
-	batch := batchDrawsPerReport(m, xs)
-	if !(single >= 2.02 && single <= 2.05) {
-		t.Errorf("laplace: %v words per Perturb, want 2 and the ziggurat's ~0.034", single)
-	}
-	if !(batch >= 1+1.0/64+0.02 && batch <= 1+1.0/64+0.05) {
-		t.Errorf("laplace: %v words per report in a batch, want 1 + 1/64 and the ziggurat's ~0.034", batch)
-	}
-	// Both pay the same ziggurat: they differ by the sign words alone, up
-	// to the sampling noise of the extra words (sd ~1e-3 each).
-	if d := single - batch - (1 - 1.0/64); math.Abs(d) > 0.01 {
-		t.Errorf("laplace: Perturb %v and batch %v words per report differ by %v beyond the sign words", single, batch, d)
-	}
+	xs := mechtest.Grid(-1, 1, nRep-1)
 
-	p, _ := mechanisms.NewPiecewise("pm-sub", 1, math.Exp(1.0/3))
-	if got := drawsPerReport(p); got != 2 {
-		t.Errorf("pm-sub: %v uniforms per report, want 2", got)
+	single := make([]float64, nRep)
+	few := 0
+	for i, w := range perturbWords(m, xs, 78) {
+		few += b2i(w < laplaceSignWords+1)
+		single[i] = float64(w - laplaceSignWords)
 	}
+	if few > 0 {
+		t.Errorf("laplace: %d of %d Perturb calls took fewer than %d words", few, nRep, laplaceSignWords+1)
+	}
+	muP, vP := meanVar(single)
+	checkZ(t, "laplace Perturb, less its sign word (the ziggurat's cost)", muP, muR, vP/nRep+vR/nRef)
+
+	signs := laplaceSignWords * (bLen + runLen - 1) / runLen // one word per run
+	batch := make([]float64, nBatch)
+	few = 0
+	for b := range batch {
+		w := batchWords(m, xs[b*bLen:(b+1)*bLen], 79+uint64(b))
+		few += b2i(w < signs+bLen)
+		batch[b] = float64(w-signs) / bLen
+	}
+	if few > 0 {
+		t.Errorf("laplace: %d of %d batches of %d took fewer than %d words", few, nBatch, bLen, signs+bLen)
+	}
+	muB, vB := meanVar(batch)
+	checkZ(t, "laplace batch, less its sign words (the ziggurat's cost)", muB, muR, vB/nBatch+vR/nRef)
+
+	// Per report: Perturb takes 1 + μ, the batch 1/64 + μ.
+	perReportP := muP + laplaceSignWords
+	perReportB := muB + float64(signs)/bLen
+	checkZ(t, "laplace Perturb less batch words per report", perReportP-perReportB,
+		1-1.0/runLen, vP/nRep+vB/nBatch)
+
+	for seed := range uint64(8) {
+		x := xs[seed*997]
+		if p, b := perturbWords(m, []float64{x}, seed)[0], batchWords(m, []float64{x}, seed); p != b {
+			t.Errorf("laplace: a batch of one took %d words, Perturb %d", b, p)
+		}
+	}
+	t.Logf("laplace: ExpFloat64 takes %.5f words a call (variance %.4f); Perturb %.5f, batch %.5f words a report",
+		muR, vR, perReportP, perReportB)
 }
