@@ -107,10 +107,47 @@ func WriteRows(w io.Writer, rows []Row, header bool) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	if header {
-		return gocsv.Marshal(rows, w)
+	return writeCSV(w, func(b *bytes.Buffer) error {
+		if header {
+			return gocsv.Marshal(rows, b)
+		}
+		return gocsv.MarshalWithoutHeaders(rows, b)
+	})
+}
+
+// writeCSV writes what marshal produces so that readCSV reads back the very
+// records: a record whose first field starts with '#' gets that field
+// quoted (else it would read as a comment line), and a field holding a
+// carriage return is refused (encoding/csv reads "\r\n" inside quotes as
+// "\n", so it could not come back as written).
+func writeCSV(w io.Writer, marshal func(*bytes.Buffer) error) error {
+	var b bytes.Buffer
+	if err := marshal(&b); err != nil {
+		return err
 	}
-	return gocsv.MarshalWithoutHeaders(rows, w)
+	raw := b.Bytes()
+	if i := bytes.IndexByte(raw, '\r'); i >= 0 {
+		return fmt.Errorf("record on line %d: a field holds a carriage return, which CSV cannot keep", bytes.Count(raw[:i], []byte("\n"))+1)
+	}
+	inQuote := false
+	for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
+		if !inQuote && len(line) > 0 && line[0] == '#' {
+			// An unquoted first field holds no quote, comma or newline: it
+			// ends at the first of them.
+			i := bytes.IndexAny(line, ",\n")
+			if i < 0 {
+				i = len(line)
+			}
+			line = slices.Concat([]byte(`"`), line[:i], []byte(`"`), line[i:])
+		}
+		if bytes.Count(line, []byte(`"`))%2 == 1 {
+			inQuote = !inQuote
+		}
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readCSV reads records of type T, skipping '#' metadata lines. A parse
@@ -123,9 +160,13 @@ func readCSV[T any](r io.Reader) ([]T, error) {
 	}
 	var kept bytes.Buffer
 	var lineOf []int // lineOf[k-1]: the input line of the k-th kept line
+	inQuote := false // inside a quoted field that spans lines
 	for i, line := range bytes.SplitAfter(raw, []byte("\n")) {
-		if len(line) == 0 || line[0] == '#' {
+		if len(line) == 0 || (!inQuote && line[0] == '#') {
 			continue
+		}
+		if bytes.Count(line, []byte(`"`))%2 == 1 {
+			inQuote = !inQuote
 		}
 		kept.Write(line)
 		lineOf = append(lineOf, i+1)

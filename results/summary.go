@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"io"
 	"math"
 
@@ -124,7 +125,7 @@ func sqrtSummary(s Summary, name string) Summary {
 
 // WriteSummaries writes summaries as CSV with a header and the end line.
 func WriteSummaries(w io.Writer, summaries []Summary) error {
-	if err := gocsv.Marshal(summaries, w); err != nil {
+	if err := writeCSV(w, func(b *bytes.Buffer) error { return gocsv.Marshal(summaries, b) }); err != nil {
 		return err
 	}
 	return WriteEnd(w, len(summaries))
