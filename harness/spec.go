@@ -79,8 +79,23 @@ func LoadSpec(path string) (*Spec, error) {
 }
 
 func loadSpec(path string) (*Spec, error) {
+	// First as plain data: only syntax can fail, and the keys are checked
+	// in file order (checkKeys), so that the error is always the first
+	// problem of the file.
+	var doc map[string]any
+	md, err := toml.DecodeFile(path, &doc)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return nil, fmt.Errorf("spec %s: %s", path, perr.ErrorWithPosition())
+		}
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	if err := checkKeys(md, doc); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
 	var s Spec
-	md, err := toml.DecodeFile(path, &s)
+	md, err = toml.DecodeFile(path, &s)
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
@@ -223,6 +238,36 @@ func (s *Spec) checkDuplicates() error {
 	return nil
 }
 
+// checkText refuses control characters in what becomes a column of the rows
+// (methods, dataset names, params): CSV cannot keep a carriage return, and a
+// newline or an escape has no place in a name.
+func (s *Spec) checkText() error {
+	bad := func(v string) bool {
+		return strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	}
+	for i, m := range s.Axes.Method {
+		if bad(m) {
+			return s.errorf(fmt.Sprintf("axes.method[%d]", i), "%q holds a control character", m)
+		}
+	}
+	for i, d := range s.Datasets {
+		if bad(d.Name) {
+			return s.errorf(fmt.Sprintf("datasets[%d].name", i), "%q holds a control character", d.Name)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Axes.Params)) {
+		if bad(k) {
+			return s.errorf("axes.params."+k, "the key holds a control character")
+		}
+		for i, v := range s.Axes.Params[k] {
+			if bad(v) {
+				return s.errorf(fmt.Sprintf("axes.params.%s[%d]", k, i), "%q holds a control character", v)
+			}
+		}
+	}
+	return nil
+}
+
 func (s *Spec) quickN() []int {
 	if s.Quick == nil {
 		return nil
@@ -265,10 +310,14 @@ func (s *Spec) Validate() error {
 	if err := s.checkDuplicates(); err != nil {
 		return err
 	}
+	if err := s.checkText(); err != nil {
+		return err
+	}
 	if err := checkN(s, "axes.n", s.Axes.N); err != nil {
 		return err
 	}
-	for k, vs := range s.Axes.Params {
+	for _, k := range slices.Sorted(maps.Keys(s.Axes.Params)) {
+		vs := s.Axes.Params[k]
 		if len(vs) == 0 {
 			return s.errorf("axes.params."+k, "is empty")
 		}

@@ -22,8 +22,9 @@ import (
 //
 //   - FuzzLoadSpec: LoadSpec never panics; a spec it accepts validates,
 //     hashes without panicking, and loading the same bytes again gives the
-//     same Spec (deeply equal, NaN equal to NaN) with the same Hash (except
-//     for the known, reported case of caseTwins); an error is never empty.
+//     same Spec (deeply equal, NaN equal to NaN) with the same Hash, and
+//     never holds two keys that differ only in case (caseTwins); an error is
+//     never empty.
 //   - FuzzLoadSpecErrorText: an error is printable as it is: no raw control
 //     character (C0 other than newline and tab, DEL, C1) and no invalid
 //     UTF-8 (issue 11 item 6: binary garbage as a spec echoed raw control
@@ -31,11 +32,10 @@ import (
 //   - FuzzLoadSpecErrorStable: loading the same bytes again gives the same
 //     error (not another of the spec's problems).
 //
-// make test runs the first two briefly (FuzzLoadSpecErrorText passes since
-// LoadSpec escapes its errors, b0e457d); FuzzLoadSpecErrorStable fails today
-// (the TOML decoder and Validate report the first problem in map order;
-// reported in issue 11) and is listed in the Makefile, commented out, to be
-// enabled by the fix. Run them with -fuzzminimizetime 0 (as make test does):
+// make test runs all three briefly (FuzzLoadSpecErrorStable passes since
+// LoadSpec checks the keys in file order before decoding, checkKeys, and
+// Validate walks maps in sorted order). Run them with -fuzzminimizetime 0
+// (as make test does):
 // one call costs about a millisecond (file writes and loads), and the default
 // minimisation of every new corpus entry stalls a short run for seconds.
 //
@@ -173,8 +173,8 @@ func checkLoadSpec(t *testing.T, z *specFuzzer, b []byte) {
 		t.Fatalf("LoadSpec(%q): accepted once, then %v", b, err)
 	}
 	same := equalNaN(reflect.ValueOf(s), reflect.ValueOf(again))
-	if !same && caseTwins(b) != "" {
-		return // a known nondeterminism, reported: see caseTwins
+	if same && caseTwins(b) != "" {
+		t.Fatalf("LoadSpec(%q) accepted keys that differ only in case: %s", b, caseTwins(b))
 	}
 	if h2 := again.Hash(); h2 != h {
 		t.Fatalf("LoadSpec(%q): Hash %s, then %s", b, h, h2)
@@ -186,10 +186,9 @@ func checkLoadSpec(t *testing.T, z *specFuzzer, b []byte) {
 
 // caseTwins returns two keys of one table of the TOML text b that differ
 // only in case, or "". The TOML decoder matches keys to fields ignoring
-// case, so a spec holding both trials = 2 and Trials = 7 is accepted with
-// either value, by map order (found by FuzzLoadSpec, reported in issue 11;
-// TRIALS = 7 alone is accepted too, though README says a misspelt key is an
-// error). Delete its use in checkLoadSpec once LoadSpec refuses such keys.
+// case, so a spec holding both trials = 2 and Trials = 7 was accepted with
+// either value, by map order (found by FuzzLoadSpec); LoadSpec now refuses
+// a key whose case differs from its field's (checkKeys).
 func caseTwins(b []byte) string {
 	var m map[string]any
 	if _, err := toml.Decode(string(b), &m); err != nil {

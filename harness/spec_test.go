@@ -59,6 +59,17 @@ func TestLoadSpecErrorsNameTheKey(t *testing.T) {
 		{"name dot-dot", `name = "t"`, `name = ".."`, `key "name": ".."`},
 		{"name hidden", `name = "t"`, `name = ".t"`, `key "name"`},
 		{"name with slash", `name = "t"`, `name = "a/b"`, `key "name"`},
+		{"key in capitals", `trials = 2`, `TRIALS = 7`, `key "TRIALS": keys are case-sensitive: did you mean "trials"?`},
+		{"key twice in two cases", `trials = 2`, "trials = 2\nTrials = 7", `key "Trials": keys are case-sensitive`},
+		{"nested key case", `lo = -1.0`, `Lo = -1.0`, `key "datasets.Lo": keys are case-sensitive: did you mean "datasets.lo"?`},
+		{"string for an integer", `trials = 2`, `trials = "2"`, `key "trials": want an integer, got a string`},
+		{"bool for a float list", `eps = [1.0]`, `eps = true`, `key "axes.eps": want an array, got a boolean`},
+		// Two problems: the first in the file is reported, every time.
+		{"two type errors", `trials = 2`, "trials = true\nseed = true", `key "trials": want an integer`},
+		{"array in a float array", `eps = [1.0]`, `eps = [1.0, []]`, `key "axes.eps[1]": want a number, got an array`},
+		{"number in a string array", `method = ["gauss"]`, `method = ["gauss", -0.0]`, `key "axes.method[1]": want a string, got a float`},
+		{"control character in a method", `method = ["gauss"]`, `method = ["gau\r\nss"]`, `axes.method[0]": "gau\r\nss" holds a control character`},
+		{"control character in a param", `n = [100]`, "n = [100]\nparams = { scale = [\"1\\u001b\"] }", `axes.params.scale[0]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,9 +77,15 @@ func TestLoadSpecErrorsNameTheKey(t *testing.T) {
 			if body == goodSpec {
 				t.Fatalf("test case did not change the spec")
 			}
-			_, err := LoadSpec(writeSpec(t, body))
+			p := writeSpec(t, body)
+			_, err := LoadSpec(p)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want an error containing %s", err, tt.want)
+			}
+			for range 20 { // the same error every time, whatever the map order
+				if _, again := LoadSpec(p); again == nil || again.Error() != err.Error() {
+					t.Fatalf("loaded again: %v, first %v", again, err)
+				}
 			}
 		})
 	}
