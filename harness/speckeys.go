@@ -141,6 +141,16 @@ func valuesAt(doc map[string]any, key toml.Key) []any {
 // into, the elements of an array one by one.
 func checkValue(key string, v any, t reflect.Type) error {
 	t = deref2(t)
+	if t == reflect.TypeFor[MethodList]() {
+		// One method name or a list of them (MethodList.UnmarshalTOML).
+		if _, ok := v.(string); ok {
+			return nil
+		}
+		if _, ok := v.([]any); !ok {
+			return fmt.Errorf("key %q: want a method name or a list of them, got %s", key, tomlTypeName(v))
+		}
+		return checkValue(key, v, reflect.TypeFor[[]string]())
+	}
 	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
 		return nil
 	}
@@ -155,8 +165,14 @@ func checkValue(key string, v any, t reflect.Type) error {
 		_, ok = v.(int64)
 		want = "an integer"
 	case reflect.Float32, reflect.Float64:
-		switch v.(type) {
-		case float64, int64:
+		switch v := v.(type) {
+		case float64:
+			ok = true
+		case int64:
+			// The decoder refuses an integer a float64 cannot hold exactly.
+			if v > 1<<53 || v < -(1<<53) {
+				return fmt.Errorf("key %q: %d is beyond ±2^53, where float64 is exact: write it as a float", key, v)
+			}
 			ok = true
 		}
 		want = "a number"
