@@ -18,6 +18,7 @@ var Names = []string{
 	// Closed forms (no sampling).
 	"variance", "worst_case_variance", "variance_at_0", "variance_at_1",
 	"worst_case_ratio", "worst_case_gain_pct",
+	"bits_table2", "p0_given_0", "piecewise_t",
 }
 
 // DerivedMetric is a metric formed at summary time from the per-trial values
@@ -62,6 +63,9 @@ var descriptions = map[string]string{
 	"variance_at_1":       "closed form: the variance of one unbiased report at input 1",
 	"worst_case_ratio":    "closed form: worst_case_variance over that of a reference mechanism at the same ε",
 	"worst_case_gain_pct": "closed form: (V_ref/V − 1)·100, V the worst-case variance; positive where better than the reference",
+	"bits_table2":         "compat only (ERRATA E0.14): bits as Baek & Chung's Table 2 counts K outputs, ⌊log2 K⌋+1 (1 for K = 2); floats 32",
+	"p0_given_0":          "closed form: P[Y = 0 | x = 0], the probability of reporting exactly 0 at input 0 (Three-Outputs' P₀←₀)",
+	"piecewise_t":         "closed form: the width parameter t of the piecewise family (PM e^{ε/2}, PM-SUB e^{ε/3}, PM-OPT the root of (58))",
 
 	"rmse":                 "derived: sqrt of the mean of mse over trials",
 	"var-rmse":             "derived: sqrt of the mean of var-mse over trials",

@@ -20,6 +20,11 @@ import (
 // mechanism named by the cell's "reference" parameter (axes.params), at the
 // same budget: the relative comparisons of Zhao et al. Fig. 1 and
 // Baek & Chung Fig. 2, where differences of a few percent decide the claims.
+// Further metrics (worst_case_gain_pct, bits, bits_table2 in
+// theory_noutput.go; p0_given_0, piecewise_t in theory_zhao.go) serve the
+// other theory figures and tables; a metric that does not apply to a
+// method (piecewise_t of Three-Outputs) is refused when the cell is
+// checked.
 type Theory struct{}
 
 var theoryMetrics = []string{"worst_case_variance", "variance_at_0", "variance_at_1", "worst_case_ratio"}
@@ -51,6 +56,11 @@ func (Theory) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.Cel
 	est, err := unbiasedMechanism(c)
 	if err != nil {
 		return nil, err
+	}
+	for _, m := range c.Metrics {
+		if err := checkTheoryMetric(m, c.Method, est); err != nil {
+			return nil, err
+		}
 	}
 	r := &theoryRun{est: est, metrics: c.Metrics}
 	if slices.ContainsFunc(c.Metrics, usesReference) {

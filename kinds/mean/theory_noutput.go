@@ -22,7 +22,15 @@ import (
 //	                     32 for a continuous report, and p·32 + (1-p)·bits
 //	                     of the discrete component for a mixture (HM, HM-TP,
 //	                     HM-NP: α·⌈log2 N⌉ + (1-α)·32, E0.12).
-var theoryExtraMetrics = []string{"worst_case_gain_pct", "bits"}
+//	bits_table2          compat only: bits as Table 2 prints them (ERRATA
+//	                     E0.14), ⌊log2 K⌋ + 1 for K ≥ 3 outputs and 1 for
+//	                     K = 2, one bit too many when K is a power of two
+//	                     ≥ 4; floats and mixtures as for bits. Its steps
+//	                     are Table 2's thresholds (runs/noutput-tables.toml).
+//
+// and, in theory_zhao.go, p0_given_0 and piecewise_t (Zhao et al. Figs 3
+// and 5).
+var theoryExtraMetrics = []string{"worst_case_gain_pct", "bits", "bits_table2", "p0_given_0", "piecewise_t"}
 
 // floatBits is the length of a float report (F of L518; 32 in L520).
 const floatBits = 32
@@ -40,20 +48,36 @@ func theoryExtra(metric string, est, reference mechanisms.Estimate) (float64, bo
 	case "worst_case_gain_pct":
 		return (reference.WorstCaseVariance()/est.WorstCaseVariance() - 1) * 100, true
 	case "bits":
-		return reportBits(est, floatBits), true
+		return reportBits(est, floatBits, ceilLog2), true
+	case "bits_table2":
+		return reportBits(est, floatBits, table2Bits), true
 	}
-	return 0, false
+	return theoryZhao(metric, est)
+}
+
+// ceilLog2 is the length of a fixed-length code for k symbols, ⌈log2 k⌉.
+func ceilLog2(k int) float64 { return float64(bits.Len(uint(k - 1))) }
+
+// table2Bits is how Baek & Chung's Table 2 counts the bits of k outputs
+// (ERRATA E0.14): ⌊log2 k⌋ + 1 for k ≥ 3 (its thresholds are where the
+// optimal N reaches 3, 4, 8, 16, …), and 1 for Duchi's k = 2 (its first
+// column, ε < 0.69).
+func table2Bits(k int) float64 {
+	if k <= 2 {
+		return 1
+	}
+	return float64(bits.Len(uint(k)))
 }
 
 // reportBits returns the mean number of bits of one report of m when a
-// float takes f bits.
-func reportBits(m mechanisms.Mechanism, f float64) float64 {
+// float takes f bits and k discrete outputs take code(k).
+func reportBits(m mechanisms.Mechanism, f float64, code func(k int) float64) float64 {
 	switch v := m.(type) {
 	case mechanisms.Mixture:
 		c, d, p := v.Components()
-		return p*reportBits(c, f) + (1-p)*reportBits(d, f)
+		return p*reportBits(c, f, code) + (1-p)*reportBits(d, f, code)
 	case mechanisms.Discrete:
-		return float64(bits.Len(uint(len(v.Outputs()) - 1)))
+		return code(len(v.Outputs()))
 	}
 	if _, ok := m.(mechanisms.Continuous); ok {
 		return f
