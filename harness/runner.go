@@ -24,6 +24,7 @@ import (
 	"github.com/ldpbench/ldpbench/figures"
 	"github.com/ldpbench/ldpbench/metrics"
 	"github.com/ldpbench/ldpbench/results"
+	"github.com/ldpbench/ldpbench/tables"
 )
 
 // Output file names inside the output directory.
@@ -76,6 +77,7 @@ type Result struct {
 	UpToDate   bool
 	Skipped    bool // every dataset's file was absent; nothing was run or written
 	Figures    []string
+	Tables     []string // the tables' CSV and Markdown files
 	Summaries  []results.Summary
 	SpecCopied string
 }
@@ -290,12 +292,16 @@ func removeOutputs(dir string, s *Spec, logf func(string, ...any)) error {
 	for i := range paths {
 		paths[i] = filepath.Join(dir, paths[i])
 	}
-	figs := s.Figures
+	figs, tabs := s.Figures, s.Tables
 	if old, err := LoadSpec(filepath.Join(dir, SpecFile)); err == nil {
 		figs = append(slices.Clone(figs), old.Figures...)
+		tabs = append(slices.Clone(tabs), old.Tables...)
 	}
 	for _, f := range figs {
 		paths = append(paths, f.Files(dir)...)
+	}
+	for _, t := range tabs {
+		paths = append(paths, t.Files(dir)...)
 	}
 	removed := 0
 	for _, p := range paths {
@@ -554,7 +560,8 @@ func cellRows(rows []results.Row, c results.Cell, spec *experiment.CellSpec, st 
 	return rows
 }
 
-// finish summarises rows.csv and draws the figures, all written atomically.
+// finish summarises rows.csv, draws the figures and writes the tables, all
+// written atomically.
 func finish(s *Spec, opt Options, res *Result, logf func(string, ...any)) error {
 	rows, err := results.ReadRowsFile(filepath.Join(opt.OutDir, RowsFile))
 	if err != nil {
@@ -581,6 +588,10 @@ func finish(s *Spec, opt Options, res *Result, logf func(string, ...any)) error 
 	}
 	files, err := DrawFigures(s.Figures, res.Summaries, opt.OutDir, logf)
 	res.Figures = files
+	if err != nil {
+		return err
+	}
+	res.Tables, err = tables.WriteAll(res.Summaries, s.Tables, opt.OutDir)
 	return err
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/figures"
 	"github.com/ldpbench/ldpbench/metrics"
+	"github.com/ldpbench/ldpbench/tables"
 )
 
 // Spec is one experiment: what to sweep, over which data, which metrics and
@@ -39,6 +40,9 @@ type Spec struct {
 	Datasets    []datasets.Spec `toml:"datasets" json:"datasets"`
 	Quick       *Quick          `toml:"quick" json:"-"`
 	Figures     []figures.Spec  `toml:"figures" json:"-"`
+	// Tables are projections of the summary written as CSV and Markdown
+	// (package tables); they change no row.
+	Tables []tables.Spec `toml:"tables" json:"-"`
 	// Claims are the paper's stated improvement ranges, reported beside
 	// the measured ones in claims.csv by package compare; they change no
 	// row.
@@ -352,6 +356,9 @@ func (s *Spec) Validate() error {
 		if err := s.Figures[i].Validate(); err != nil {
 			return fmt.Errorf("%s: figures[%d]: %w", s.where(), i, err)
 		}
+	}
+	if err := tables.ValidateAll(s.Tables); err != nil {
+		return fmt.Errorf("%s: %w", s.where(), err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/results"
+	"github.com/ldpbench/ldpbench/tables"
 )
 
 func cmdList(kinds experiment.Registry, args []string, stdout io.Writer) error {
@@ -183,7 +185,7 @@ func cmdRun(ctx context.Context, kinds experiment.Registry, args []string, stdou
 	}
 	fmt.Fprintf(stdout, "%s: %d cells (%d resumed), %d trials run -> %s\n",
 		spec.Name, res.Cells, res.Resumed, res.Trials, res.OutDir)
-	for _, f := range res.Figures {
+	for _, f := range slices.Concat(res.Figures, res.Tables) {
 		fmt.Fprintln(stdout, "  ", f)
 	}
 	if opt.Quick && len(spec.Claims) > 0 {
@@ -231,7 +233,11 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
+	tabs, err := tables.WriteAll(summaries, spec.Tables, dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range slices.Concat(files, tabs) {
 		fmt.Fprintln(stdout, f)
 	}
 	return nil
