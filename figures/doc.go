@@ -13,9 +13,32 @@
 // mean over trials with its 95% confidence interval, drawn as error bars or
 // a shaded band; the theory value, where the summary knows it, is a dashed
 // line in the series' colour; a caption under the panels says so, with the
-// number of trials. A log axis cannot show values ≤ 0: such points are left
-// out and CI lower bounds ≤ 0 are cut at the panel's smallest positive
-// value, each with a warning and a count in the caption.
+// number of trials and what one point is, in the words of the metric's
+// description (package metrics): an RMSE is the square root of the mean
+// squared error, and a metric that took the same value in every trial
+// (sd = 0) is drawn without a CI and said to be. A log axis cannot show
+// values ≤ 0: such points are left out and CI lower bounds ≤ 0 are cut at
+// the panel's smallest positive value, each with a warning and a count in
+// the caption.
+//
+// The layout is ours, not gonum/plot's: gonum/plot pads a plot inwards
+// from its canvas and reserves room for the y label at the arithmetic
+// midpoint of the axis range (near the top on a log scale), so that panels
+// of one figure came out with plot areas of different heights and titles
+// floating above them. Here every panel's plot area has the same size;
+// the layout places the areas, measures what the axes need around them,
+// finds by fixed-point iteration the canvas whose plot area falls exactly
+// there, and draws the panel titles and axis labels itself (see draw.go).
+// Tick labels follow one rule in every panel (ticks.go): steps of 1, 2 or
+// 5 × 10^k on linear axes, whole decades on log y axes (at least three),
+// one notation per axis (plain decimals, else 10^k with superscripts drawn
+// by supText).
+//
+// A spec may make x categorical (Spec.Categories, Spec.XCategorical):
+// evenly spaced, labelled categories whose points are spread sideways by
+// series and never joined. It may add ratio panels (Spec.RatioTo): each
+// series divided by a named one, under each panel, for curves a few
+// percent apart.
 //
 // A spec's references (Reference) are values printed in a paper, drawn
 // beside the measurements as hollow diamonds on a dotted line, in the
@@ -24,10 +47,10 @@
 // reference whose series the summaries lack (a run at another scale) is
 // drawn in black with a warning rather than failing the figure.
 //
-// A series keeps its colour and marker in every panel of a figure, and one
-// legend beside the panels names them all. SVG and PNG output is
-// byte-stable, so figures are tested against golden SVG files
-// (go test ./figures -update rewrites them). SVG text names the Liberation
-// fonts without embedding them; a viewer without those fonts substitutes
-// its own.
+// A series keeps its colour, marker and dashes in every panel of a figure
+// (no two of its first 24 series alike, style.go), and one legend beside
+// the panels names them all. SVG and PNG output is byte-stable, so figures
+// are tested against golden SVG files (go test ./figures -run Golden
+// -update rewrites them). SVG text names the Liberation fonts without
+// embedding them; a viewer without those fonts substitutes its own.
 package figures

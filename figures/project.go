@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -27,9 +29,22 @@ type Figure struct {
 	// value of their panel on a log y axis. Warnings say which, one per
 	// point.
 	Dropped, Clamped int
-	// NoCI counts the points drawn without a confidence interval (fewer
-	// than two trials).
-	NoCI int
+	// NoCI counts the points drawn without a confidence interval because
+	// they have fewer than two trials; Constant counts those whose metric
+	// took the same value in every trial (sd = 0), which have no interval
+	// either.
+	NoCI, Constant int
+	// Categories labels the places of a categorical x axis (Spec.XCategorical
+	// or Spec.Categories), in order: a point's X is its category's index.
+	// CategoryValues are the x field's values at those places. Both are nil
+	// for a numeric x axis.
+	Categories, CategoryValues []string
+	// RatioLog is set when the ratio panels (Spec.RatioTo) have a log y
+	// axis: the figure's y axis is, and the ratios span at least a factor
+	// of 10, all > 0.
+	RatioLog bool
+
+	catRoom vg.Length // the width of one point of a category, set by layout
 	// References are the spec's references, in spec order.
 	References []RefLine
 	Warnings   []string
@@ -50,6 +65,10 @@ type RefLine struct {
 type Panel struct {
 	Value  string
 	Series []Series
+	// Ratios holds, when the spec asks for them (Spec.RatioTo), each other
+	// series' means divided by those of the named series at the same x
+	// (no CI), and its theory by the named series' theory.
+	Ratios []Series
 }
 
 // A Series is the points of one value of the spec's Series field in one
@@ -62,9 +81,11 @@ type Series struct {
 }
 
 // A Point is a mean with its 95% confidence interval; Lo and Hi are NaN
-// when the interval is not known (fewer than two trials).
+// when the interval is not known (fewer than two trials) or when the metric
+// took the same value in every trial (Constant: sd = 0, up to rounding).
 type Point struct {
 	X, Mean, Lo, Hi float64
+	Constant        bool
 }
 
 // An XY is a point of a theory line.
@@ -107,6 +128,8 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		x             float64
 	}
 	seen := map[key]string{}
+	categorical := spec.categorical()
+	category := map[string]int{}
 	var metrics []string
 	for i := range summaries {
 		s := &summaries[i]
@@ -139,9 +162,21 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, err := strconv.ParseFloat(xv, 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, errorf("key \"x\": field %q of summary %s is %q, not a finite number", spec.X, cell, xv)
+		var x float64
+		if categorical {
+			// The index in order of first appearance; ordered below.
+			ci, ok := category[xv]
+			if !ok {
+				ci = len(fig.CategoryValues)
+				category[xv] = ci
+				fig.CategoryValues = append(fig.CategoryValues, xv)
+			}
+			x = float64(ci)
+		} else {
+			x, err = strconv.ParseFloat(xv, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, errorf("key \"x\": field %q of summary %s is %q, not a finite number", spec.X, cell, xv)
+			}
 		}
 		k := key{pv, sv, x}
 		if other, dup := seen[k]; dup {
@@ -168,7 +203,13 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			p.Series = append(p.Series, Series{Value: sv, Style: style})
 		}
 		ser := &p.Series[si]
-		ser.Points = append(ser.Points, Point{x, float64(s.Mean), float64(s.CILo), float64(s.CIHi)})
+		pt := Point{X: x, Mean: float64(s.Mean), Lo: float64(s.CILo), Hi: float64(s.CIHi)}
+		if s.Count >= 2 && math.Abs(float64(s.SD)) <= 1e-12*math.Abs(pt.Mean) {
+			// The same value in every trial: the interval is a point,
+			// and drawing it would claim a CI that is not there.
+			pt.Lo, pt.Hi, pt.Constant = math.NaN(), math.NaN(), true
+		}
+		ser.Points = append(ser.Points, pt)
 		if spec.Theory && s.Theory.Known() {
 			ser.Theory = append(ser.Theory, XY{x, float64(s.Theory)})
 		}
@@ -183,6 +224,11 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			msg = fmt.Sprintf("no summary of metric %q passes the filter", spec.Metric)
 		}
 		return nil, errorf("%s (metrics present: %s)", msg, strings.Join(metrics, ", "))
+	}
+	if categorical {
+		if err := fig.orderCategories(); err != nil {
+			return nil, err
+		}
 	}
 	for i, r := range spec.References {
 		if _, ok := panels[r.Panel]; r.Panel != "" && !ok {
@@ -200,7 +246,19 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			}
 		}
 		for j := range r.X {
-			line.Points = append(line.Points, XY{r.X[j], r.Y[j]})
+			x := r.X[j]
+			if categorical {
+				ci := slices.IndexFunc(fig.CategoryValues, func(v string) bool {
+					f, err := strconv.ParseFloat(v, 64)
+					return err == nil && f == x
+				})
+				if ci < 0 {
+					return nil, errorf("key \"reference[%d].x[%d]\": %v is not a category of x (%s: %s)",
+						i, j, x, spec.X, strings.Join(quoted(fig.CategoryValues, func(s string) string { return s }), ", "))
+				}
+				x = float64(ci)
+			}
+			line.Points = append(line.Points, XY{x, r.Y[j]})
 		}
 		slices.SortStableFunc(line.Points, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
 		fig.References = append(fig.References, line)
@@ -232,7 +290,118 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 	if spec.Theory && !fig.hasTheory() {
 		fig.warnf("theory asked for, but no summary of metric %q has a theory value", spec.Metric)
 	}
+	if spec.RatioTo != "" {
+		if err := fig.ratios(); err != nil {
+			return nil, err
+		}
+	}
 	return fig, nil
+}
+
+// orderCategories puts the categories of a categorical x axis in order
+// (numeric when every value is a number, else as first named), labels
+// them, and moves every point to its category's place.
+func (f *Figure) orderCategories() error {
+	spec := f.Spec
+	n := len(f.CategoryValues)
+	order := make([]int, n) // order[place] = index of first appearance
+	for i := range order {
+		order[i] = i
+	}
+	nums := make([]float64, n)
+	numeric := true
+	for i, v := range f.CategoryValues {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !finite(x) {
+			numeric = false
+			break
+		}
+		nums[i] = x
+	}
+	if numeric {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(nums[a], nums[b]) })
+	}
+	place := make([]float64, n) // place[index of first appearance]
+	values := make([]string, n)
+	for p, i := range order {
+		place[i] = float64(p)
+		values[p] = f.CategoryValues[i]
+	}
+	f.CategoryValues = values
+	for pi := range f.Panels {
+		for si := range f.Panels[pi].Series {
+			s := &f.Panels[pi].Series[si]
+			for j := range s.Points {
+				s.Points[j].X = place[int(s.Points[j].X)]
+			}
+			for j := range s.Theory {
+				s.Theory[j].X = place[int(s.Theory[j].X)]
+			}
+		}
+	}
+	f.Categories = values
+	if len(spec.Categories) > 0 {
+		if len(spec.Categories) != n {
+			return fmt.Errorf("figure %q: key \"categories\" has %d labels, but x (%s) has %d values: %s",
+				spec.Name, len(spec.Categories), spec.X, n, strings.Join(quoted(values, func(s string) string { return s }), ", "))
+		}
+		f.Categories = slices.Clone(spec.Categories)
+	}
+	return nil
+}
+
+// ratios fills each panel's Ratios: every series but the spec's RatioTo,
+// divided point by point by that series at the same x.
+func (f *Figure) ratios() error {
+	name := f.Spec.RatioTo
+	if !slices.Contains(f.Series, name) {
+		return fmt.Errorf("figure %q: key \"ratio_to\": %q is not a series of the figure (%s: %s)",
+			f.Spec.Name, name, f.Spec.Series, strings.Join(quoted(f.Series, func(s string) string { return s }), ", "))
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for pi := range f.Panels {
+		p := &f.Panels[pi]
+		ri := slices.IndexFunc(p.Series, func(s Series) bool { return s.Value == name })
+		if ri < 0 {
+			f.warnf("panel %q: no series %q, so no ratios", p.Value, name)
+			continue
+		}
+		ref := p.Series[ri]
+		for _, s := range p.Series {
+			if s.Value == name {
+				continue
+			}
+			r := Series{Value: s.Value, Style: s.Style}
+			for _, pt := range s.Points {
+				j := slices.IndexFunc(ref.Points, func(q Point) bool { return q.X == pt.X })
+				if j < 0 {
+					continue
+				}
+				den := ref.Points[j].Mean
+				if !(den > 0) {
+					f.warnf("%s: ratio to %q not drawn: its mean is %v", where(p.Value, s.Value, pt.X), name, den)
+					continue
+				}
+				v := pt.Mean / den
+				r.Points = append(r.Points, Point{X: pt.X, Mean: v, Lo: math.NaN(), Hi: math.NaN()})
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			for _, t := range s.Theory {
+				j := slices.IndexFunc(ref.Theory, func(q XY) bool { return q.X == t.X })
+				if j < 0 || !(ref.Theory[j].Y > 0) {
+					continue
+				}
+				v := t.Y / ref.Theory[j].Y
+				r.Theory = append(r.Theory, XY{t.X, v})
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			if len(r.Points) > 0 || len(r.Theory) > 0 {
+				p.Ratios = append(p.Ratios, r)
+			}
+		}
+	}
+	f.RatioLog = f.Spec.LogY && lo > 0 && hi >= 10*lo
+	return nil
 }
 
 // keep reports whether a summary passes every filter.
@@ -294,7 +463,10 @@ func (f *Figure) guard(p *Panel) {
 	}
 	for _, s := range p.Series {
 		for _, pt := range s.Points {
-			if !finite(pt.Lo) || !finite(pt.Hi) {
+			switch {
+			case pt.Constant:
+				f.Constant++
+			case !finite(pt.Lo) || !finite(pt.Hi):
 				f.NoCI++
 			}
 		}

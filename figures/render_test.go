@@ -13,7 +13,7 @@ import (
 	"github.com/ldpbench/ldpbench/results"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata")
+var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata (go test ./figures -run Golden -update)")
 
 // tiny is the fixed summary of the golden figure: two methods, three eps,
 // a theory line for each and one point without a CI.
@@ -83,7 +83,7 @@ func refSpec() Spec {
 	return spec
 }
 
-func TestReferenceSVG(t *testing.T) {
+func TestGoldenReference(t *testing.T) {
 	var warnings []string
 	warnf := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
 	files, err := Render(tiny(), refSpec(), t.TempDir(), WithWarnf(warnf))

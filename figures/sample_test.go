@@ -22,6 +22,9 @@ func TestSample(t *testing.T) {
 		{Spec{Name: "sample-guard", Title: "Log guard", Metric: "mse", X: "eps", Series: "method", LogX: true, LogY: true, Theory: true}, logSummaries},
 		{tinySpec, tiny},
 		{refSpec(), tiny},
+		{decadesSpec, decades},
+		{configsSpec, configs},
+		{ratioSpec, ratioData},
 		{Spec{Name: "sample-grid", Title: "Five panels in two columns", Metric: "mse", X: "eps", Series: "method", Panel: "dataset", Theory: true, Band: true, Columns: 2}, grid},
 	} {
 		c.spec.Formats = []string{"png", "svg"}

@@ -36,17 +36,37 @@ type Spec struct {
 	// Band draws the 95% confidence interval as a shaded band instead of
 	// error bars.
 	Band bool `toml:"band"`
-	// LinesOnly draws measured series as lines without markers: for dense
-	// curves such as the theory figures, where markers would hide the
-	// differences between lines.
+	// LinesOnly draws measured series as thicker lines with a few markers
+	// (staggered between series, so that coincident lines show each
+	// other's) rather than one at every point: for dense curves such as
+	// the theory figures, where markers would hide the differences between
+	// lines.
 	LinesOnly bool     `toml:"lines_only"`
 	XLabel    string   `toml:"xlabel"`  // default: the x field ("ε" for eps)
-	YLabel    string   `toml:"ylabel"`  // default: the metric
+	YLabel    string   `toml:"ylabel"`  // default: the metric's description
 	Columns   int      `toml:"columns"` // panels per row; 0 means up to 3
 	Formats   []string `toml:"formats"` // of "svg", "png", "pdf"; default svg and png
 	// References are values printed in a paper, drawn beside the
 	// measurements as hollow diamonds joined by a dotted line.
 	References []Reference `toml:"reference"`
+	// XCategorical draws x as categories rather than numbers: one tick per
+	// distinct x value, labelled with the value, evenly spaced in the order
+	// of the values (numeric order when every value is a number, else the
+	// order in which the summaries first name them, which is the spec's
+	// axis order), with points (spread sideways by series so that they do
+	// not hide one another) and no lines joining them. The x values need
+	// not be numbers.
+	XCategorical bool `toml:"x_categorical"`
+	// Categories, when given, makes x categorical and labels its
+	// categories, in the order above: the i-th distinct x value is drawn
+	// at the i-th place and labelled Categories[i] (e.g. config 1-4 as
+	// A1-A4). There must be exactly one label per distinct x value drawn.
+	Categories []string `toml:"categories"`
+	// RatioTo names a value of the Series field: under each panel a
+	// smaller panel plots every other series' mean divided by that
+	// series' mean at the same x (and theory by theory), with a line at
+	// 1, for curves that differ by a few percent.
+	RatioTo string `toml:"ratio_to"`
 }
 
 // A Reference is a line of values printed in a paper (not measured here),
@@ -152,6 +172,31 @@ func (s Spec) Validate() error {
 			}
 		}
 	}
+	if s.categorical() {
+		key := "x_categorical"
+		if len(s.Categories) > 0 {
+			key = "categories"
+		}
+		switch {
+		case s.LogX:
+			bad(key, "cannot go with logx = true: categories are evenly spaced")
+		case s.Band:
+			bad(key, "cannot go with band = true: a band joins the categories; the CI is drawn as bars")
+		case s.LinesOnly:
+			bad(key, "cannot go with lines_only = true: categories are drawn as points, not lines")
+		}
+	}
+	for i, c := range s.Categories {
+		switch {
+		case strings.TrimSpace(c) == "":
+			bad(fmt.Sprintf("categories[%d]", i), "is empty")
+		case slices.Contains(s.Categories[:i], c):
+			bad(fmt.Sprintf("categories[%d]", i), "repeats %q", c)
+		}
+	}
+	if s.RatioTo != "" && s.Series == "" {
+		bad("ratio_to", "is %q, but the figure has no series field", s.RatioTo)
+	}
 	for i, f := range s.Formats {
 		switch {
 		case !slices.Contains(Formats, f):
@@ -190,19 +235,21 @@ func (s Spec) columns(n int) int {
 	return max(1, min(c, n))
 }
 
+// categorical reports whether x is drawn as categories.
+func (s Spec) categorical() bool { return s.XCategorical || len(s.Categories) > 0 }
+
 func (s Spec) xLabel() string {
-	switch {
-	case s.XLabel != "":
+	if s.XLabel != "" {
 		return s.XLabel
-	case s.X == "eps":
-		return "ε"
 	}
-	return s.X
+	return fieldName(s.X)
 }
 
+// yLabel is the spec's ylabel, else what the metric measures (from its
+// description in package metrics), never its internal name alone.
 func (s Spec) yLabel() string {
 	if s.YLabel != "" {
 		return s.YLabel
 	}
-	return s.Metric
+	return metricLabel(s.Metric)
 }

@@ -1,0 +1,115 @@
+package figures
+
+import (
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+)
+
+// supText is a text.Handler: text.Plain, and "^{…}" raises what it holds
+// as a superscript (smaller, above the baseline), for tick labels such as
+// 10^{−3}. The Liberation fonts lack most superscript digits (⁰, ⁹, ⁻),
+// and gonum/plot's LaTeX handler has no superscripts, hence this handler.
+// Superscripts are for single lines; a text of several lines is drawn as
+// text.Plain draws it.
+type supText struct{ text.Plain }
+
+var _ text.Handler = supText{}
+
+const (
+	supScale = 0.7  // superscript size, of the font's
+	supRaise = 0.42 // superscript baseline, above the text's, in font sizes
+)
+
+// A run is a piece of a line, superscript or not.
+type run struct {
+	s   string
+	sup bool
+}
+
+func runs(line string) []run {
+	var out []run
+	for line != "" {
+		i := strings.Index(line, "^{")
+		j := -1
+		if i >= 0 {
+			j = strings.Index(line[i:], "}")
+		}
+		if i < 0 || j < 0 {
+			return append(out, run{line, false})
+		}
+		if i > 0 {
+			out = append(out, run{line[:i], false})
+		}
+		out = append(out, run{line[i+2 : i+j], true})
+		line = line[i+j+1:]
+	}
+	return out
+}
+
+func (h supText) supFont(fnt font.Font) font.Font {
+	fnt.Size *= supScale
+	return fnt
+}
+
+// Box implements text.Handler.
+func (h supText) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
+	if !strings.Contains(txt, "^{") {
+		return h.Plain.Box(txt, fnt)
+	}
+	face := h.Fonts.Lookup(fnt, fnt.Size)
+	sf := h.supFont(fnt)
+	sface := h.Fonts.Lookup(sf, sf.Size)
+	height, depth = face.Extents().Ascent, face.Extents().Descent
+	for _, r := range runs(txt) {
+		if r.sup {
+			width += sface.Width(r.s)
+			height = max(height, fnt.Size*supRaise+sface.Extents().Ascent)
+		} else {
+			width += face.Width(r.s)
+		}
+	}
+	return width, height, depth
+}
+
+// Draw implements text.Handler as text.Plain.Draw does, run by run.
+func (h supText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
+	txt = strings.TrimRight(txt, "\n")
+	if !strings.Contains(txt, "^{") || strings.Contains(txt, "\n") {
+		h.Plain.Draw(c, txt, sty, pt)
+		return
+	}
+	face := h.Fonts.Lookup(sty.Font, sty.Font.Size)
+	sf := h.supFont(sty.Font)
+	sface := h.Fonts.Lookup(sf, sf.Size)
+	c.SetColor(sty.Color)
+	if sty.Rotation != 0 {
+		c.Push()
+		c.Rotate(sty.Rotation)
+	}
+	sin64, cos64 := math.Sincos(sty.Rotation)
+	cos, sin := vg.Length(cos64), vg.Length(sin64)
+	pt.X, pt.Y = pt.Y*sin+pt.X*cos, pt.Y*cos-pt.X*sin
+
+	width, height, depth := h.Box(txt, sty.Font)
+	// text.Plain puts the baseline at pt.Y + h·YAlign − ascent + size, h
+	// being ascent + descent; the superscript's height takes the ascent's
+	// place.
+	base := pt.Y + (height+depth)*vg.Length(sty.YAlign) - height + sty.Font.Size
+	x := pt.X + vg.Length(sty.XAlign)*width
+	for _, r := range runs(txt) {
+		if r.sup {
+			c.FillString(sface, vg.Point{X: x, Y: base + sty.Font.Size*supRaise}, r.s)
+			x += sface.Width(r.s)
+		} else {
+			c.FillString(face, vg.Point{X: x, Y: base}, r.s)
+			x += face.Width(r.s)
+		}
+	}
+	if sty.Rotation != 0 {
+		c.Pop()
+	}
+}
