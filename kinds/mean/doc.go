@@ -9,9 +9,10 @@
 //	mean-md   MD      Zhao et al. Figs 6, 7, 11, 14 (multi-dimensional data,
 //	                  Algorithm 6) and the discretised reports of Algorithm 5:
 //	                  runs/zhao-synthetic.toml, runs/zhao-discretize.toml
-//	theory    Theory  closed forms, no sampling: Zhao et al. Fig. 1
-//	                  (runs/zhao-worst-case.toml), Baek & Chung Fig. 2 and
-//	                  Table 2 (runs/noutput-theory.toml)
+//	theory    Theory  closed forms, no sampling: Zhao et al. Figs 1, 3, 5
+//	                  (runs/zhao-worst-case.toml, zhao-fig3.toml,
+//	                  zhao-fig5.toml), Baek & Chung Fig. 2 and Tables 1–2
+//	                  (runs/noutput-theory.toml, noutput-tables.toml)
 //
 // The mechanisms are those of package mechanisms, by registry name; every
 // kind here accepts the method "*" (experiment.MethodLister). The per-paper
