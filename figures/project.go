@@ -340,6 +340,23 @@ func (f *Figure) orderCategories() error {
 		}
 	}
 	f.Categories = values
+	if len(spec.Categories) > 0 && len(spec.Categories) != n {
+		// A run of some of the configurations (params.config = 1 and 4
+		// of four): the labels name the values 1, …, k by number.
+		labels := make([]string, n)
+		for p, v := range values {
+			k, err := strconv.Atoi(v)
+			if err != nil || k < 1 || k > len(spec.Categories) {
+				labels = nil
+				break
+			}
+			labels[p] = spec.Categories[k-1]
+		}
+		if labels != nil {
+			f.Categories = labels
+			return nil
+		}
+	}
 	if len(spec.Categories) > 0 {
 		if len(spec.Categories) != n {
 			return fmt.Errorf("figure %q: key \"categories\" has %d labels, but x (%s) has %d values: %s",

@@ -232,3 +232,28 @@ func TestProjectReferences(t *testing.T) {
 		})
 	}
 }
+
+// A run of some of the configurations labels each present value by its
+// number (config 1 and 4 of A1-A4 are A1 and A4); values that are not
+// such numbers still need one label each.
+func TestCategoriesOfASubset(t *testing.T) {
+	mk := func(xs ...string) []results.Summary {
+		var out []results.Summary
+		for _, x := range xs {
+			out = append(out, results.Summary{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 10,
+				Params: "config=" + x, Metric: "mse", Count: 2, Mean: 1, SD: 0.1, SE: 0.1, CILo: 0.9, CIHi: 1.1, Theory: results.Float(math.NaN())})
+		}
+		return out
+	}
+	spec := Spec{Name: "f", Metric: "mse", X: "config", Series: "method", Categories: []string{"A1", "A2", "A3", "A4"}}
+	fig, err := Project(mk("1", "4"), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(fig.Categories, ","); got != "A1,A4" {
+		t.Errorf("categories %q, want A1,A4", got)
+	}
+	if _, err := Project(mk("1", "7"), spec); err == nil || !strings.Contains(err.Error(), `"categories"`) {
+		t.Errorf("config 7 of four labels: %v, want an error naming categories", err)
+	}
+}

@@ -60,7 +60,10 @@ type Spec struct {
 	// Categories, when given, makes x categorical and labels its
 	// categories, in the order above: the i-th distinct x value is drawn
 	// at the i-th place and labelled Categories[i] (e.g. config 1-4 as
-	// A1-A4). There must be exactly one label per distinct x value drawn.
+	// A1-A4). There must be one label per distinct x value drawn, or the
+	// values must be whole numbers 1..len(Categories), each labelled by
+	// its number (a run of some configurations: config 1 and 4 of A1-A4
+	// are labelled A1 and A4).
 	Categories []string `toml:"categories"`
 	// RatioTo names a value of the Series field: under each panel a
 	// smaller panel plots every other series' mean divided by that
