@@ -568,6 +568,9 @@ func finish(s *Spec, opt Options, res *Result, logf func(string, ...any)) error 
 		return err
 	}
 	res.Summaries = results.Summarise(rows)
+	for i := range res.Summaries {
+		res.Summaries[i].Quick = opt.Quick // summary.csv's quick column: figures can mark a pipeline check
+	}
 	if err := results.WriteFileAtomic(filepath.Join(opt.OutDir, SummaryFile), func(w *bufio.Writer) error {
 		return results.WriteSummaries(w, res.Summaries)
 	}); err != nil {

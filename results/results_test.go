@@ -52,48 +52,83 @@ func TestParams(t *testing.T) {
 	}
 }
 
-// Summary statistics of 1, 2, 3: mean 2, sd 1, se 1/√3, and the 95% CI
-// 2 ± t(0.975, 2)/√3 with t(0.975, 2) = 0.95·√(2/(4·0.975·0.025)) =
-// 4.302652729749464 (closed form for 2 degrees of freedom). gonum's numerical
-// quantile agrees to about 4e-16; the 1e-12 relative tolerance allows the
-// rounding of the summary's few operations.
+// Summary statistics of 1, 2, 3 for a metric of each interval class
+// (metrics.IntervalOf): mean 2, sd 1, se 1/√3, and the 95% CIs
+//
+//	t (reporting):      2 ± t(0.975, 2)/√3
+//	chi2 (mse):         [3·2/χ²₃(0.975), 3·2/χ²₃(0.025)]
+//	t-logmean (abs ×10): 20·exp(±t(0.975, 2)·(10/√3)/20)
+//
+// with t(0.975, 2) = 0.95·√(2/(4·0.975·0.025)) = 4.302652729749464 (closed
+// form for 2 degrees of freedom) and the χ²₃ quantiles 0.215795282623898 and
+// 9.348403604496138, found by bisection of the closed-form CDF
+// erf(√(x/2)) − √(2x/π)·e^(−x/2) in double precision (agreeing with
+// published tables, 0.2158 and 9.3484). gonum's numerical quantiles agree
+// with these to about 1e-15; the 1e-12 relative tolerance allows that and
+// the rounding of the summary's few operations.
 func TestSummarise(t *testing.T) {
 	var rows []Row
 	for i, v := range []float64{1, 2, 3} {
 		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "mse", Value: Float(v), Theory: 2.5})
 		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "abs", Value: Float(v * 10), Theory: Float(math.NaN())})
+		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "reporting", Value: Float(v), Theory: 2})
 	}
 	s := Summarise(rows)
-	if len(s) != 3 || s[0].Metric != "mse" || s[1].Metric != "rmse" || s[2].Metric != "abs" {
-		t.Fatalf("got metrics %v %v %v; want mse, rmse, abs in order", s[0].Metric, s[1].Metric, s[2].Metric)
+	if len(s) != 4 || s[0].Metric != "mse" || s[1].Metric != "rmse" || s[2].Metric != "abs" || s[3].Metric != "reporting" {
+		t.Fatalf("got metrics %v %v %v %v; want mse, rmse, abs, reporting in order", s[0].Metric, s[1].Metric, s[2].Metric, s[3].Metric)
 	}
-	half := 0.95 * math.Sqrt(2/(4*0.975*0.025)) / math.Sqrt(3)
+	const (
+		t2    = 4.302652729749464 // t(0.975, 2)
+		chiLo = 0.215795282623898 // χ²₃(0.025)
+		chiHi = 9.348403604496138 // χ²₃(0.975)
+	)
+	if got := 0.95 * math.Sqrt(2/(4*0.975*0.025)); math.Abs(got-t2) > 1e-15*t2 {
+		t.Fatalf("closed form t(0.975, 2) = %v, literal %v", got, t2)
+	}
+	half := t2 / math.Sqrt(3)
 	close := func(name string, got Float, want float64) {
+		t.Helper()
 		if math.Abs(float64(got)-want) > 1e-12*math.Max(1, math.Abs(want)) {
 			t.Errorf("%s = %v, want %v", name, got, want)
 		}
 	}
 	mse := s[0]
-	if mse.Count != 3 {
-		t.Errorf("count %d", mse.Count)
+	if mse.Count != 3 || mse.CIMethod != "chi2" {
+		t.Errorf("count %d, ci_method %q; want 3, chi2", mse.Count, mse.CIMethod)
 	}
 	close("mean", mse.Mean, 2)
 	close("sd", mse.SD, 1)
 	close("se", mse.SE, 1/math.Sqrt(3))
-	close("ci lo", mse.CILo, 2-half)
-	close("ci hi", mse.CIHi, 2+half)
+	close("ci lo", mse.CILo, 6/chiHi)
+	close("ci hi", mse.CIHi, 6/chiLo)
 	close("theory", mse.Theory, 2.5)
 	rmse := s[1]
+	if rmse.CIMethod != "chi2" {
+		t.Errorf("rmse ci_method %q, want its source's, chi2", rmse.CIMethod)
+	}
 	close("rmse", rmse.Mean, math.Sqrt2)
 	close("rmse theory", rmse.Theory, math.Sqrt(2.5))
-	close("rmse ci lo", rmse.CILo, 0) // 2 - half < 0 is cut at 0 before the root
-	close("rmse ci hi", rmse.CIHi, math.Sqrt(2+half))
-	if s[2].Theory.Known() {
+	close("rmse ci lo", rmse.CILo, math.Sqrt(6/chiHi))
+	close("rmse ci hi", rmse.CIHi, math.Sqrt(6/chiLo))
+	abs := s[2]
+	if abs.CIMethod != "t-logmean" {
+		t.Errorf("abs ci_method %q, want t-logmean", abs.CIMethod)
+	}
+	close("abs mean", abs.Mean, 20)
+	close("abs ci lo", abs.CILo, 20*math.Exp(-half*10/20))
+	close("abs ci hi", abs.CIHi, 20*math.Exp(half*10/20))
+	if abs.Theory.Known() {
 		t.Error("unknown theory became known")
 	}
+	rep := s[3]
+	if rep.CIMethod != "t" {
+		t.Errorf("reporting ci_method %q, want t", rep.CIMethod)
+	}
+	close("reporting ci lo", rep.CILo, 2-half)
+	close("reporting ci hi", rep.CIHi, 2+half)
 	one := Summarise(rows[:1])
-	if one[0].Count != 1 || one[0].CILo.Known() || one[0].SD.Known() {
-		t.Errorf("a single trial has no spread: %+v", one[0])
+	if one[0].Count != 1 || one[0].CILo.Known() || one[0].SD.Known() || one[0].CIMethod != "" {
+		t.Errorf("a single trial has no spread and no interval: %+v", one[0])
 	}
 }
 

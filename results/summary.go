@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/gocarina/gocsv"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ldpbench/ldpbench/metrics"
 )
@@ -25,11 +24,21 @@ type Summary struct {
 	Mean          Float  `csv:"mean"`
 	SD            Float  `csv:"sd"`
 	SE            Float  `csv:"se"`
-	// CILo and CIHi bound the 95% confidence interval of the mean (Student's
-	// t with Count-1 degrees of freedom); NaN when Count < 2.
+	// CILo and CIHi bound the 95% confidence interval of the mean, of the
+	// kind CIMethod names; NaN when Count < 2.
 	CILo   Float `csv:"ci95_lo"`
 	CIHi   Float `csv:"ci95_hi"`
 	Theory Float `csv:"theory"`
+	// CIMethod names the interval (metrics.Interval): "t" (Student's t,
+	// symmetric), "chi2" (scaled χ² of a mean of squared errors) or
+	// "t-logmean" (t on the log of the mean, positive); the metric's class
+	// (metrics.IntervalOf), or "t" where a trial value contradicts it (a
+	// negative value of a positive metric). A derived metric (rmse) has its
+	// source's method, its bounds square-rooted. Empty when Count < 2.
+	CIMethod string `csv:"ci_method"`
+	// Quick is true when the rows were run at the spec's [quick] scale (a
+	// pipeline check, not the paper's n and trials); the runner sets it.
+	Quick bool `csv:"quick"`
 }
 
 // Cell returns the summary's cell.
@@ -39,7 +48,9 @@ func (s *Summary) Cell() Cell {
 
 // Summarise groups rows by cell and metric, in order of first appearance, and
 // adds the derived metrics of metrics.Derived (rmse from mse, ...: mean, CI
-// bounds and theory are square roots; sd and se by the delta method).
+// bounds and theory are square roots; sd and se by the delta method). The
+// confidence interval of each metric is the one metrics.IntervalOf names
+// (CIMethod). Quick is left false: the caller knows the scale.
 func Summarise(rows []Row) []Summary {
 	type key struct {
 		cell   Cell
@@ -85,8 +96,10 @@ func describe(s *Summary, xs []float64) {
 	n := len(xs)
 	s.Count = n
 	var mean float64
+	negative := false
 	for _, x := range xs {
 		mean += x
+		negative = negative || x < 0
 	}
 	mean /= float64(n)
 	var ss float64
@@ -100,9 +113,13 @@ func describe(s *Summary, xs []float64) {
 	}
 	sd := math.Sqrt(ss / float64(n-1))
 	se := sd / math.Sqrt(float64(n))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
 	s.SD, s.SE = Float(sd), Float(se)
-	s.CILo, s.CIHi = Float(mean-t*se), Float(mean+t*se)
+	method := metrics.IntervalOf(s.Metric)
+	if negative {
+		method = metrics.IntervalT
+	}
+	lo, hi, used := interval(method, xs, mean, se)
+	s.CILo, s.CIHi, s.CIMethod = Float(lo), Float(hi), string(used)
 }
 
 func sqrtSummary(s Summary, name string) Summary {

@@ -12,22 +12,27 @@ import (
 // by hand from literal per-trial values, every column: count, mean = √(mean
 // of the source), sd and se by the delta method (d√m = dm/(2√m): the
 // source's sd and se divided by 2√m), the CI bounds the square roots of
-// the source's bounds (a negative lower bound cut at 0), theory = √theory.
+// the source's, theory = √theory, ci_method the source's.
 //
-// The two cases have Student quantiles in closed form: ν = 1 (Cauchy),
-// t = tan(0.475π) = 12.706204736174696, and ν = 2, t = (2p − 1)/√(2p(1 − p))
-// at p = 0.975, 4.302652729749464. Summarise takes them from gonum's
-// numerical inversion (distuv.StudentsT.Quantile), which agrees with these
-// to 4.2e-16 relative (2 ulps). Every value on either side is at most ~16
-// correctly rounded operations (u = 1.1e-16 each, libm's tan and sqrt
-// within an ulp), so both sides are within 2e-15 relative of the exact
-// value; the tolerance, 1e-13 relative, is 50 times that. A missing ½ in
-// the delta method is off by a factor 2.
+// Every source is a mean of squared errors, whose interval is the scaled χ²
+// (metrics.IntervalChi2): [k·m/χ²_k(0.975), k·m/χ²_k(0.025)] with k trials
+// and mean m. The two cases have quantiles in closed form or nearly: k = 2,
+// χ²₂(p) = −2·ln(1 − p), 0.050635615968579795 and 7.3777589082278725; k = 3,
+// 0.215795282623898 and 9.348403604496138, by bisection of the closed-form
+// CDF erf(√(x/2)) − √(2x/π)·e^(−x/2) in double precision. Summarise takes
+// them from gonum's numerical inversion (distuv.ChiSquared.Quantile), which
+// agrees with these to about 1e-15 relative. Every value on either side is
+// at most ~16 correctly rounded operations (u = 1.1e-16 each), so the
+// tolerance, 1e-13 relative, is about 50 times the error of either side. A
+// missing ½ in the delta method is off by a factor 2.
 func TestSummariseDerivedColumns(t *testing.T) {
 	const (
-		t1 = 12.706204736174696 // t(0.975, 1)
-		t2 = 4.302652729749464  // t(0.975, 2)
+		q2lo, q2hi = 0.050635615968579795, 7.3777589082278725 // χ²₂(0.025), χ²₂(0.975)
+		q3lo, q3hi = 0.215795282623898, 9.348403604496138     // χ²₃(0.025), χ²₃(0.975)
 	)
+	if lo, hi := -2*math.Log(0.975), -2*math.Log(0.025); math.Abs(lo-q2lo) > 1e-15*q2lo || math.Abs(hi-q2hi) > 1e-15*q2hi {
+		t.Fatalf("closed-form χ²₂ quantiles %v, %v; literals %v, %v", lo, hi, q2lo, q2hi)
+	}
 	type want struct {
 		count                          int
 		mean, sd, se, lo, hi, theory   float64
@@ -39,19 +44,18 @@ func TestSummariseDerivedColumns(t *testing.T) {
 		theory float64
 		want   want
 	}{
-		// 4, 5, 6: mean 5, sd 1, se 1/√3, CI 5 ± t2/√3 = [2.5158, 7.4842]
-		// (lower bound positive: its root is taken, not cut).
-		{"nu=2", []float64{4, 5, 6}, 4.5, want{
-			count: 3, mean: 5, sd: 1, se: 1 / math.Sqrt(3), lo: 5 - t2/math.Sqrt(3), hi: 5 + t2/math.Sqrt(3), theory: 4.5,
+		// 4, 5, 6: mean 5, sd 1, se 1/√3, CI [15/χ²₃(0.975), 15/χ²₃(0.025)].
+		{"k=3", []float64{4, 5, 6}, 4.5, want{
+			count: 3, mean: 5, sd: 1, se: 1 / math.Sqrt(3), lo: 15 / q3hi, hi: 15 / q3lo, theory: 4.5,
 			rmean: math.Sqrt(5), rsd: 1 / (2 * math.Sqrt(5)), rse: 1 / math.Sqrt(3) / (2 * math.Sqrt(5)),
-			rlo: math.Sqrt(5 - t2/math.Sqrt(3)), rhi: math.Sqrt(5 + t2/math.Sqrt(3)), rth: math.Sqrt(4.5),
+			rlo: math.Sqrt(15 / q3hi), rhi: math.Sqrt(15 / q3lo), rth: math.Sqrt(4.5),
 		}},
-		// 9, 11: mean 10, sd √2, se 1, CI 10 ± t1 = [-2.706, 22.706]
-		// (lower bound negative: cut at 0 before the root).
-		{"nu=1", []float64{9, 11}, 16, want{
-			count: 2, mean: 10, sd: math.Sqrt2, se: 1, lo: 10 - t1, hi: 10 + t1, theory: 16,
+		// 9, 11: mean 10, sd √2, se 1, CI [20/χ²₂(0.975), 20/χ²₂(0.025)]
+		// (Student's t would give 10 ± 12.7, below 0).
+		{"k=2", []float64{9, 11}, 16, want{
+			count: 2, mean: 10, sd: math.Sqrt2, se: 1, lo: 20 / q2hi, hi: 20 / q2lo, theory: 16,
 			rmean: math.Sqrt(10), rsd: math.Sqrt2 / (2 * math.Sqrt(10)), rse: 1 / (2 * math.Sqrt(10)),
-			rlo: 0, rhi: math.Sqrt(10 + t1), rth: 4,
+			rlo: math.Sqrt(20 / q2hi), rhi: math.Sqrt(20 / q2lo), rth: 4,
 		}},
 	} {
 		for _, d := range []struct{ from, name string }{
@@ -97,6 +101,9 @@ func TestSummariseDerivedColumns(t *testing.T) {
 			check("ci95_lo", der.CILo, w.rlo)
 			check("ci95_hi", der.CIHi, w.rhi)
 			check("theory", der.Theory, w.rth)
+			if src.CIMethod != "chi2" || der.CIMethod != "chi2" {
+				t.Errorf("%s %s: ci_method %q and %q, want chi2 for both", c.name, d.name, src.CIMethod, der.CIMethod)
+			}
 			if der.Cell() != src.Cell() || der.Normalisation != src.Normalisation {
 				t.Errorf("%s %s: the derived row's cell %v differs from its source's %v", c.name, d.name, der.Cell(), src.Cell())
 			}
