@@ -1,28 +1,18 @@
 package multiservice
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
+	"github.com/ldpbench/ldpbench/kinds/kindtest"
 )
 
 // testKinds is the registry of this package's end-to-end tests.
 var testKinds = experiment.Registry{Kind{}, MD{}}
 
-// checkRaw checks a cell as the runner does: its raw params against the
-// kind's ParamSet, then the kind's Check.
-func checkRaw(k experiment.Kind, c *experiment.CellSpec, raw map[string]string) error {
-	p, err := k.Params().Parse(raw)
-	if err != nil {
-		return err
-	}
-	c.Params = p
-	return k.Check(c)
-}
+var checkRaw = kindtest.CheckRaw
 
 // loadShipped loads runs/<name>.toml.
 func loadShipped(t *testing.T, name string) *harness.Spec {
@@ -34,15 +24,8 @@ func loadShipped(t *testing.T, name string) *harness.Spec {
 	return spec
 }
 
-// runTo runs s with jobs workers into dir and returns rows.csv.
+// runTo runs s with this package's kinds into dir and returns rows.csv.
 func runTo(t *testing.T, s *harness.Spec, dir string, jobs int) []byte {
 	t.Helper()
-	if _, err := harness.Run(context.Background(), testKinds, s, harness.Options{OutDir: dir, Jobs: jobs}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, harness.RowsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return kindtest.RunRows(t, testKinds, s, dir, jobs)
 }
