@@ -214,8 +214,8 @@ func (f *Figure) layout() layout {
 	l.w = pad + gridW + pad + l.legendWidth + pad
 
 	l.title = textStyle(titleSize, draw.XCenter, draw.YTop)
-	if spec.Title != "" {
-		l.titleText = strings.Join(wrap(l.title, spec.Title, l.w-2*pad), "\n")
+	if title := f.title(); title != "" {
+		l.titleText = strings.Join(wrap(l.title, title, l.w-2*pad), "\n")
 		l.titleHeight = l.title.Height(l.titleText) + pad
 	}
 	l.caption = textStyle(captionSize, draw.XLeft, draw.YBottom)
@@ -381,7 +381,7 @@ func (f *Figure) draw(dc draw.Canvas, l layout) {
 	dc.Fill(dc.Rectangle.Path())
 
 	top := dc.Max.Y - pad
-	if f.Spec.Title != "" {
+	if l.titleText != "" {
 		dc.FillText(l.title, vg.Point{X: dc.Center().X, Y: top}, l.titleText)
 		top -= l.titleHeight
 	}
@@ -731,6 +731,20 @@ type thumbnail func(c *draw.Canvas)
 
 func (t thumbnail) Thumbnail(c *draw.Canvas) { t(c) }
 
+// quickTag marks the title of a figure drawn from a quick run.
+const quickTag = "[quick scale: a pipeline check]"
+
+// title is the spec's title, marked when the figure shows a quick run.
+func (f *Figure) title() string {
+	if !f.Quick {
+		return f.Spec.Title
+	}
+	if f.Spec.Title == "" {
+		return quickTag
+	}
+	return f.Spec.Title + " " + quickTag
+}
+
 // caption says what the marks mean and what was left out.
 func (f *Figure) caption() []string {
 	spec := f.Spec
@@ -773,6 +787,9 @@ func (f *Figure) caption() []string {
 		}
 	}
 	lines := []string{line}
+	if f.Quick {
+		lines = append(lines, fmt.Sprintf("Quick scale (--quick): the spec's [quick] n and trials (%s), a check of the pipeline, not the paper's scale; run without --quick for the paper's figure.", trials))
+	}
 	if f.Categories != nil && len(f.Series) > 1 {
 		lines = append(lines, "The x axis is categorical: each category's points are spread sideways by series, not joined by lines.")
 	}

@@ -43,6 +43,11 @@ type Figure struct {
 	// axis: the figure's y axis is, and the ratios span at least a factor
 	// of 10, all > 0.
 	RatioLog bool
+	// Quick is set when any projected summary was run at the spec's quick
+	// scale (results.Summary.Quick): the figure is then marked as a
+	// pipeline check, in its title and caption, so that a reader does not
+	// take it for the paper's scale.
+	Quick bool
 
 	catRoom vg.Length // the width of one point of a category, set by layout
 	// References are the spec's references, in spec order.
@@ -217,6 +222,7 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			fig.MinCount = s.Count
 		}
 		fig.MaxCount = max(fig.MaxCount, s.Count)
+		fig.Quick = fig.Quick || s.Quick
 	}
 	if len(fig.Panels) == 0 {
 		msg := fmt.Sprintf("no summary has metric %q", spec.Metric)
