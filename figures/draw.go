@@ -540,7 +540,7 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 				errs = append(errs, struct{ Low, High float64 }{pt.Mean - pt.Lo, pt.Hi - pt.Mean})
 			}
 		}
-		if spec.Band {
+		if spec.banded() {
 			band, err := NewBand(x, lo, hi)
 			if err != nil {
 				panic(err) // Project sorts x and keeps it finite
@@ -549,7 +549,7 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 			p.Add(band)
 		}
 		f.addTheory(p, s, off)
-		if !spec.Band && len(ci) > 0 {
+		if !spec.banded() && len(ci) > 0 {
 			p.Add(&plotter.YErrorBars{
 				XYs: ci, YErrors: errs, CapWidth: vg.Points(4),
 				LineStyle: draw.LineStyle{Color: seriesColor(s.Style), Width: vg.Points(0.75)},
@@ -664,7 +664,7 @@ func (f *Figure) legend() plot.Legend {
 	cat := f.Categories != nil
 	for i, value := range f.Series {
 		thumbs := []plot.Thumbnailer{}
-		if f.Spec.Band {
+		if f.Spec.banded() {
 			thumbs = append(thumbs, &Band{Color: bandColor(i)})
 		}
 		thumbs = append(thumbs, thumbnail(func(c *draw.Canvas) {
@@ -772,6 +772,15 @@ func (f *Figure) caption() []string {
 		line = fmt.Sprintf("%s%s, one value per point (no repeated trials, no CI).", what, metricClause(spec.Metric))
 	case f.Constant == points:
 		line = fmt.Sprintf("%s%s, the same in each of the %s (sd = 0), so no CI.", what, metricClause(spec.Metric), trials)
+	case spec.Spread == "sd":
+		over := "the trial values"
+		if spec.SDFrom != "" {
+			over = "every value a trial averages"
+		}
+		if len(spec.Pool) > 0 {
+			over += " of the cells pooled over " + strings.Join(spec.Pool, ", ")
+		}
+		line = fmt.Sprintf("%s%s; shaded band: ±1 SD of %s (the spread of the values, not a CI of the mean).", what, metricWhat(spec.Metric, trials), over)
 	default:
 		ci := "bars"
 		if spec.Band {

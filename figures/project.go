@@ -125,6 +125,10 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 	errorf := func(format string, args ...any) error {
 		return fmt.Errorf("figure %q: "+format, append([]any{spec.Name}, args...)...)
 	}
+	summaries, err := pool(summaries, spec)
+	if err != nil {
+		return nil, err
+	}
 	fig := &Figure{Spec: spec}
 	panels := map[string]int{}
 	series := map[string]int{}
@@ -213,6 +217,10 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			// The same value in every trial: the interval is a point,
 			// and drawing it would claim a CI that is not there.
 			pt.Lo, pt.Hi, pt.Constant = math.NaN(), math.NaN(), true
+		}
+		if spec.Spread == "sd" && s.Count >= 2 {
+			sd := float64(s.SD)
+			pt.Lo, pt.Hi = pt.Mean-sd, pt.Mean+sd
 		}
 		ser.Points = append(ser.Points, pt)
 		if spec.Theory && s.Theory.Known() {

@@ -70,6 +70,20 @@ type Spec struct {
 	// series' mean at the same x (and theory by theory), with a line at
 	// 1, for curves that differ by a few percent.
 	RatioTo string `toml:"ratio_to"`
+	// Pool lists fields (dataset, n or params keys) whose values are
+	// merged into one point, as a paper pools its errors over datasets:
+	// the mean of all the trial values behind the merged cells, their SD,
+	// and the CI of that mean (see pool). The merged field reads "pooled".
+	Pool []string `toml:"pool"`
+	// SDFrom names a companion metric holding, per trial, the mean of the
+	// squares of what the plotted metric averages (e.g. over the groups of
+	// a group-means trial): the SD is then √(E[x²] − E[x]²) over every
+	// averaged value, not over trial means. It needs Spread = "sd".
+	SDFrom string `toml:"sd_from"`
+	// Spread = "sd" draws a shaded band of ±1 SD around each series (a
+	// paper's "shaded band = pooled std"), in place of the 95% CI: it shows
+	// the spread of the values, not the uncertainty of the mean.
+	Spread string `toml:"spread"`
 }
 
 // A Reference is a line of values printed in a paper (not measured here),
@@ -197,6 +211,29 @@ func (s Spec) Validate() error {
 			bad(fmt.Sprintf("categories[%d]", i), "repeats %q", c)
 		}
 	}
+	for i, f := range s.Pool {
+		switch {
+		case !validPoolField(f):
+			bad(fmt.Sprintf("pool[%d]", i), "is %q; it takes dataset, n or a params key", f)
+		case f == s.X || f == s.Series || f == s.Panel:
+			bad(fmt.Sprintf("pool[%d]", i), "is %q, which the figure also draws (x, series or panel)", f)
+		case slices.Contains(s.Pool[:i], f):
+			bad(fmt.Sprintf("pool[%d]", i), "repeats %q", f)
+		}
+	}
+	switch {
+	case s.Spread != "" && s.Spread != "sd":
+		bad("spread", "is %q; the one spread is \"sd\"", s.Spread)
+	case s.Spread != "" && s.Band:
+		bad("spread", "cannot go with band = true: the band is the spread, not the CI")
+	case s.SDFrom != "" && s.Spread == "":
+		bad("sd_from", "needs spread = \"sd\": the SD it gives is drawn only as the spread band")
+	case s.SDFrom != "" && s.SDFrom == s.Metric:
+		bad("sd_from", "is the plotted metric itself")
+	}
+	if s.Spread != "" && s.categorical() {
+		bad("spread", "cannot go with a categorical x: a band joins the categories")
+	}
 	if s.RatioTo != "" && s.Series == "" {
 		bad("ratio_to", "is %q, but the figure has no series field", s.RatioTo)
 	}
@@ -256,3 +293,7 @@ func (s Spec) yLabel() string {
 	}
 	return metricLabel(s.Metric)
 }
+
+// banded reports whether the figure shades a band (the CI or the spread)
+// rather than drawing error bars.
+func (s Spec) banded() bool { return s.Band || s.Spread == "sd" }
