@@ -98,6 +98,7 @@ type cellState struct {
 // rows.csv.partial, from which the same call resumes.
 func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options) (*Result, error) {
 	s := spec.Scaled(opt.Quick)
+	reduced := spec.Reduced(opt.Quick)
 	if opt.SeedSet {
 		s.Seed = opt.Seed
 	}
@@ -260,7 +261,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 			return nil, err
 		}
 	}
-	if err := finish(s, opt, res, logf); err != nil {
+	if err := finish(s, opt, reduced, res, logf); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -562,14 +563,14 @@ func cellRows(rows []results.Row, c results.Cell, spec *experiment.CellSpec, st 
 
 // finish summarises rows.csv, draws the figures and writes the tables, all
 // written atomically.
-func finish(s *Spec, opt Options, res *Result, logf func(string, ...any)) error {
+func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, ...any)) error {
 	rows, err := results.ReadRowsFile(filepath.Join(opt.OutDir, RowsFile))
 	if err != nil {
 		return err
 	}
 	res.Summaries = results.Summarise(rows)
 	for i := range res.Summaries {
-		res.Summaries[i].Quick = opt.Quick // summary.csv's quick column: figures can mark a pipeline check
+		res.Summaries[i].Quick = reduced // summary.csv's quick column: figures can mark a pipeline check
 	}
 	if err := results.WriteFileAtomic(filepath.Join(opt.OutDir, SummaryFile), func(w *bufio.Writer) error {
 		return results.WriteSummaries(w, res.Summaries)

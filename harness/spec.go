@@ -391,6 +391,19 @@ func (s *Spec) Scaled(quick bool) *Spec {
 	return &c
 }
 
+// Reduced reports whether Scaled(quick) runs at a smaller scale than the
+// spec's own: quick is asked, the spec has a [quick] block, and the block
+// changes the trials or the n axis. A --quick run of a spec without one (or
+// with one that repeats the full scale) is the paper's scale, and its
+// figures are not marked as a pipeline check.
+func (s *Spec) Reduced(quick bool) bool {
+	if !quick || s.Quick == nil {
+		return false
+	}
+	return (s.Quick.Trials > 0 && s.Quick.Trials != s.Trials) ||
+		(len(s.Quick.N) > 0 && !slices.Equal(s.Quick.N, s.Axes.N))
+}
+
 // Hash identifies what the spec computes: the name, kind, seed, trials,
 // metrics, axes and datasets (not the title or the figures, which do not
 // change any row).
