@@ -749,6 +749,9 @@ func (f *Figure) title() string {
 func (f *Figure) caption() []string {
 	spec := f.Spec
 	trials := fmt.Sprintf("%d trials", f.MinCount)
+	if f.MinCount == 1 && f.MaxCount == 1 {
+		trials = "1 trial"
+	}
 	if f.MinCount != f.MaxCount {
 		trials = fmt.Sprintf("%d–%d trials", f.MinCount, f.MaxCount)
 	}
