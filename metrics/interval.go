@@ -64,10 +64,10 @@ const (
 var intervals = map[string]Interval{
 	// Squared errors (est − truth)² of an estimate, or averages of such.
 	"mse": IntervalChi2, "var-mse": IntervalChi2, "quantile-mse": IntervalChi2,
-	"quantile-mse-centre": IntervalChi2,
+	"quantile-mse-centre": IntervalChi2, "scaled_abs_error_sq": IntervalChi2,
 
 	// Positive by definition, no model of their law.
-	"abs": IntervalLogMean, "scaled-abs": IntervalLogMean,
+	"abs": IntervalLogMean, "scaled-abs": IntervalLogMean, "scaled_abs_error": IntervalLogMean,
 	"w1": IntervalLogMean, "w1-authors": IntervalLogMean,
 	"js-div": IntervalLogMean, "js-dist": IntervalLogMean, "kl": IntervalLogMean,
 	"em_iterations": IntervalLogMean, "aggregation_seconds": IntervalLogMean,
@@ -82,6 +82,8 @@ var intervals = map[string]Interval{
 	"accuracy": IntervalT, "reporting": IntervalT,
 	"em_stop_ll": IntervalT, "em_stop_max_iter": IntervalT,
 	"worst_case_gain_pct": IntervalT, "p0_given_0": IntervalT,
+	"group_error_ratio": IntervalT, "order_correct": IntervalT,
+	"mean_diff": IntervalT, "group_mean": IntervalT,
 }
 
 // IntervalOf returns the confidence interval that summaries use for the

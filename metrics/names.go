@@ -12,6 +12,9 @@ var Names = []string{
 	"var-mse", "quantile-mse",
 	"w1-authors", "quantile-mse-centre",
 	"accuracy",
+	// Group means (Raab et al.; kind groupmean).
+	"scaled_abs_error", "scaled_abs_error_sq", "group_error_ratio",
+	"order_correct", "mean_diff", "group_mean",
 	// Estimator diagnostics and costs.
 	"em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds",
 	"reporting", "bits",
@@ -49,6 +52,13 @@ var descriptions = map[string]string{
 	"w1-authors":          "compat only (ERRATA E0.2): mean |difference| of sorted bin probabilities, not a distance between distributions",
 	"quantile-mse-centre": "as quantile-mse with quantiles at bin centres, the N-output paper's convention",
 	"accuracy":            "fraction of test examples classified correctly",
+
+	"scaled_abs_error":    "mean over the groups of |m̂_g − m_g|/(hi − lo): a group mean's absolute error in units of the input range (Raab et al. L259)",
+	"scaled_abs_error_sq": "mean over the groups of (|m̂_g − m_g|/(hi − lo))²: with scaled_abs_error, the SD over runs × groups (the paper's bands, Tables 8–10)",
+	"group_error_ratio":   "fraction of users whose reported group is not their own, #{g′ ≠ g}/n",
+	"order_correct":       "1 if m̂_0 − m̂_1 has the sign of m_0 − m_1, else 0 (its mean is the order accuracy)",
+	"mean_diff":           "m̂_0 − m̂_1 in original units (the paper's violin plots)",
+	"group_mean":          "the estimated mean m̂_g of one group (params.group), in original units",
 
 	"em_iterations":       "the EM updates of one estimator run",
 	"em_stop_ll":          "1 if the |ΔLL| test stopped the EM loop, else 0 (its mean is a proportion)",
