@@ -41,9 +41,9 @@ func seedRecords() ([]Row, []Summary) {
 		{"#hash", "d", "m", 5e-324, 0, "", "", 0, "mse", 1, 1},
 	}
 	sums := []Summary{
-		{"e", "d", "pm", 0.5, 10, "", "fixed[lo=0,hi=1]", "mse", 1, 0.1, nan, nan, nan, nan, nan, "", false},
-		{"e", "d,e", "m\n#x", 2, 3, "v=-0.1", " ", "rmse", 20, 0.03, 0.02, 0.005, 0, 0.04, 0.04, "chi2", true},
-		{"#e", "d", "m", 1, 1, "", "", "abs", -3, Float(math.Inf(1)), 0, 0, 0, 0, Float(math.Copysign(0, -1)), "t,\"x\"\n#", false},
+		{"e", "d", "pm", 0.5, 10, "", "fixed[lo=0,hi=1]", "mse", 1, 0.1, nan, 0.1, 0.1, 0.1, 0.1, 0.1, nan, nan, nan, nan, "", false},
+		{"e", "d,e", "m\n#x", 2, 3, "v=-0.1", " ", "rmse", 20, 0.03, 0.02, nan, nan, nan, nan, nan, 0.005, 0, 0.04, 0.04, "chi2", true},
+		{"#e", "d", "m", 1, 1, "", "", "abs", -3, Float(math.Inf(1)), 0, Float(math.Inf(-1)), Float(math.Copysign(0, -1)), 5e-324, Float(math.MaxFloat64), Float(math.Inf(1)), 0, 0, 0, Float(math.Copysign(0, -1)), "t,\"x\"\n#", false},
 	}
 	return rows, sums
 }

@@ -2,8 +2,10 @@ package results
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
+	"os"
 
 	"github.com/gocarina/gocsv"
 
@@ -23,7 +25,18 @@ type Summary struct {
 	Count         int    `csv:"count"`
 	Mean          Float  `csv:"mean"`
 	SD            Float  `csv:"sd"`
-	SE            Float  `csv:"se"`
+	// Min, Q25, Median, Q75 and Max are quantiles of the trial values
+	// (Quantile: type 7, numpy's default), for box plots and for metrics
+	// whose mean a few wild trials dominate. NaN for a derived metric (an
+	// RMSE is the root of a mean: no quantile of the trials gives it), for
+	// a metric with a NaN trial value, and when read from a summary.csv
+	// written before these columns existed.
+	Min    Float `csv:"min"`
+	Q25    Float `csv:"q25"`
+	Median Float `csv:"median"`
+	Q75    Float `csv:"q75"`
+	Max    Float `csv:"max"`
+	SE     Float `csv:"se"`
 	// CILo and CIHi bound the 95% confidence interval of the mean, of the
 	// kind CIMethod names; NaN when Count < 2.
 	CILo   Float `csv:"ci95_lo"`
@@ -48,7 +61,9 @@ func (s *Summary) Cell() Cell {
 
 // Summarise groups rows by cell and metric, in order of first appearance, and
 // adds the derived metrics of metrics.Derived (rmse from mse, ...: mean, CI
-// bounds and theory are square roots; sd and se by the delta method). The
+// bounds and theory are square roots; sd and se by the delta method;
+// quantiles unknown). Min, Q25, Median, Q75 and Max are the type-7
+// quantiles of the trial values (Quantile). The
 // confidence interval of each metric is the one metrics.IntervalOf names
 // (CIMethod). Quick is left false: the caller knows the scale.
 func Summarise(rows []Row) []Summary {
@@ -107,6 +122,7 @@ func describe(s *Summary, xs []float64) {
 		ss += (x - mean) * (x - mean)
 	}
 	s.Mean = Float(mean)
+	s.Min, s.Q25, s.Median, s.Q75, s.Max = quartiles(xs)
 	s.SD, s.SE, s.CILo, s.CIHi = Float(math.NaN()), Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
 	if n < 2 {
 		return
@@ -137,6 +153,10 @@ func sqrtSummary(s Summary, name string) Summary {
 	r.CILo = Float(math.Sqrt(math.Max(0, float64(s.CILo))))
 	r.CIHi = Float(math.Sqrt(float64(s.CIHi)))
 	r.Theory = Float(math.Sqrt(float64(s.Theory)))
+	// √ is monotone, so √q would be a quantile of the per-trial roots; but
+	// the metric is the root of the mean, which no trial quantile gives.
+	nan := Float(math.NaN())
+	r.Min, r.Q25, r.Median, r.Q75, r.Max = nan, nan, nan, nan, nan
 	return r
 }
 
@@ -148,9 +168,81 @@ func WriteSummaries(w io.Writer, summaries []Summary) error {
 	return WriteEnd(w, len(summaries))
 }
 
-// ReadSummaries reads a summary file, skipping '#' lines.
-func ReadSummaries(r io.Reader) ([]Summary, error) { return readCSV[Summary](r) }
+// ReadSummaries reads a summary file, skipping '#' lines. A file written
+// before the quantile columns (min, q25, median, q75, max) existed reads
+// with those quantiles NaN, not 0.
+func ReadSummaries(r io.Reader) ([]Summary, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := readCSV[Summary](bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	return out, unknownAbsentQuantiles(raw, out)
+}
 
 // ReadSummaryFile reads a summary file, which must end with its end line
-// (else the error wraps ErrIncomplete); errors name the file.
-func ReadSummaryFile(path string) ([]Summary, error) { return readCompleteFile[Summary](path) }
+// (else the error wraps ErrIncomplete); errors name the file. Absent
+// quantile columns read as NaN, as in ReadSummaries.
+func ReadSummaryFile(path string) ([]Summary, error) {
+	out, err := readCompleteFile[Summary](path)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile(path)
+	if err == nil {
+		err = unknownAbsentQuantiles(raw, out)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// quantileColumns records which quantile columns a record had: gocsv leaves
+// a field whose column is absent at its zero value, and 0 is a quantile.
+// Reading the same bytes into it matches the columns exactly as gocsv
+// matched them for the Summary (its header matching trims spaces and
+// zero-width characters).
+type quantileColumns struct {
+	Min    present `csv:"min"`
+	Q25    present `csv:"q25"`
+	Median present `csv:"median"`
+	Q75    present `csv:"q75"`
+	Max    present `csv:"max"`
+}
+
+// present is true once gocsv has given it a cell, even an empty one.
+type present bool
+
+func (p *present) UnmarshalCSV(string) error { *p = true; return nil }
+
+// unknownAbsentQuantiles sets to NaN the quantiles of the summaries read
+// from raw whose column raw lacks.
+func unknownAbsentQuantiles(raw []byte, sums []Summary) error {
+	if len(sums) == 0 {
+		return nil
+	}
+	cols, err := readCSV[quantileColumns](bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	if len(cols) != len(sums) {
+		return fmt.Errorf("read %d summaries but %d records of quantile columns", len(sums), len(cols))
+	}
+	nan := Float(math.NaN())
+	for i := range sums {
+		c, s := cols[i], &sums[i]
+		for _, q := range []struct {
+			seen present
+			v    *Float
+		}{{c.Min, &s.Min}, {c.Q25, &s.Q25}, {c.Median, &s.Median}, {c.Q75, &s.Q75}, {c.Max, &s.Max}} {
+			if !q.seen {
+				*q.v = nan
+			}
+		}
+	}
+	return nil
+}
