@@ -26,6 +26,20 @@
 //     baseline), configured by EMOptions and described by EMInfo. They
 //     take a context.Context first, checked once per EM iteration.
 //
+// Raab et al., "Estimating Group Means Under Local Differential Privacy"
+// (PoPETs 2025): each user sends its group through GRR and its value, or
+// the neutral 0 when the group moved, through a value mechanism.
+//
+//   - The aggregator: GroupCounts (n̂_g by GRR inversion), GroupSums (ŝ_g),
+//     GroupMeans and GroupMean (m̂_g = ŝ_g/n̂_g in original units, unguarded
+//     as printed or in the named GroupRobust mode, E2.13), and the App. C
+//     transforms GroupToUnit, GroupMeanFromUnit, GroupSumFromUnit. They take
+//     a tally's plain counts and sums and write into caller slices.
+//   - The theory (our derivation; the paper has none): GroupTheory gives the
+//     exact Var(n̂_g), Var(ŝ_g) and Cov(ŝ_g, n̂_g), the delta-method variance,
+//     bias and expected scaled absolute error of m̂_g, valid where CVCount
+//     is small, and the group error ratio 1 − a.
+//
 // The EM loop and its E-step kernels (bucketing and deduplication, the
 // dense reference route, the fast route's pair, grid, grouped and compiled
 // kernels with their AVX2 assembly) are in the internal package
