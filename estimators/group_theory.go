@@ -29,8 +29,8 @@ import (
 // # Derivation
 //
 // Let B_i = 1{g′_i = g} and Y_i = B_i·v′_i, so C_g = Σ_i B_i and
-// Sum_g = Σ_i Y_i, the users independent. A user of g (a stayer when
-// B_i = 1) has P[B_i = 1] = a, and then the input v_i:
+// Sum_g = Σ_i Y_i, the users independent. A user of g keeps its group,
+// B_i = 1, with probability a, and then its input is v_i:
 //
 //	E[Y_i] = a·c·v_i,  E[Y_i²] = a·M2(v_i).
 //

@@ -389,7 +389,9 @@ func grpDiscreteNPRR2(eps2 float64, uniformNeutral bool) grpDiscrete {
 // wrong sign of Cov, a − q vs a, the movers' M2₀ term forgotten, q·n vs
 // q·(n − n_g); also a biased n̂ or ŝ (E = n_g, s_g exactly), a c that does
 // not match the mechanism, and a covariance that would depend on the
-// method or on NPRR's neutral (three mechanisms, the same formula).
+// method or on NPRR's neutral (three mechanisms, the same formula). The
+// NPRR line of GroupTheory's M2 table is checked against the enumerated
+// second moment at k = 2 (S_2 = 2, 4/k² = 1).
 func TestGroupTheoryEnumeration(t *testing.T) {
 	groups := []int{0, 0, 0, 1, 2}
 	values := []float64{0.7, -0.2, 0.9, -0.6, 0.35}
@@ -424,6 +426,16 @@ func TestGroupTheoryEnumeration(t *testing.T) {
 				}
 				for j, y := range m.outs {
 					per[i] = append(per[i], outcome{h, y, ph * dist[j], h != g})
+				}
+			}
+		}
+		if m.name == "nprr2" { // the NPRR line of GroupTheory's M2 table, k = 2
+			e := math.Exp(0.9)
+			for _, u := range append(values, -1, 0, 1) {
+				theta := (u + 1) - math.Floor(u+1)
+				want := (4.0*3/6)/(e+2) + m.c*(u*u+theta*(1-theta))
+				if got := m.m2(u); !grpClose(got, want, 1e-12) {
+					t.Errorf("NPRR k = 2, u = %v: E[v′²] = %.15g, documented formula %.15g", u, got, want)
 				}
 			}
 		}
