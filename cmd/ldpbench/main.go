@@ -19,6 +19,7 @@ const usage = `usage:
   ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
   ldpbench plot SPEC|DIR [--out DIR]
   ldpbench compare DIR [--spec SPEC]
+  ldpbench audit [--mech a,b] [--eps 0.5,1,2,4] [--out DIR] [--mc N] [--alpha A] [--seed S] [--strict]
 `
 
 func main() {
@@ -51,6 +52,8 @@ func run(ctx context.Context, kinds experiment.Registry, args []string, stdout, 
 		return cmdPlot(args, stdout, stderr)
 	case "compare":
 		return cmdCompare(kinds, args, stdout)
+	case "audit":
+		return cmdAudit(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,45 @@
+package audit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ldpbench/ldpbench/mechanisms"
+)
+
+// Names returns the names [Targets] takes: every registered mechanism,
+// sorted.
+func Names() []string {
+	return mechanisms.Names()
+}
+
+// Targets builds the targets of the named mechanisms at every ε. No names
+// means all of [Names]. An unknown name is an error that lists the valid
+// ones; an ε that is not finite and > 0 is an error naming it.
+func Targets(names []string, eps []float64) ([]Target, error) {
+	if len(names) == 0 {
+		names = Names()
+	}
+	if len(eps) == 0 {
+		return nil, fmt.Errorf("audit: no ε")
+	}
+	for _, e := range eps {
+		if err := checkEps("audit", e); err != nil {
+			return nil, err
+		}
+	}
+	valid := Names()
+	var ts []Target
+	for _, name := range names {
+		if !slices.Contains(valid, name) {
+			return nil, fmt.Errorf("unknown mechanism %q (valid: %s)", name, strings.Join(valid, ", "))
+		}
+		more, err := RegistryTargets([]string{name}, eps)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, more...)
+	}
+	return ts, nil
+}
