@@ -111,11 +111,30 @@ type outGroup struct {
 func (o *outGroup) cells() int { return len(o.values) + 1 }
 
 // cell returns the count cell of y: a value's index, or len(values) for an
-// unseen value; the bucket (e[i-1], e[i]] of y.
+// unseen value; the bucket (e[i-1], e[i]] of y. For up to 32 values it
+// counts the values below y in a loop without data-dependent branches,
+// which on random reports is several times faster than a binary search
+// (whose branches a CPU cannot predict).
 func (o *outGroup) cell(y float64) int {
-	i := sort.SearchFloat64s(o.values, y)
+	var i int
+	if len(o.values) <= 32 {
+		for _, v := range o.values {
+			i += b2i(v < y)
+		}
+	} else {
+		i = sort.SearchFloat64s(o.values, y)
+	}
 	if o.categorical && (i == len(o.values) || o.values[i] != y) {
 		return len(o.values)
+	}
+	return i
+}
+
+// b2i returns 1 if c and 0 otherwise, without a branch (SETcc).
+func b2i(c bool) int {
+	var i int
+	if c {
+		i = 1
 	}
 	return i
 }
@@ -130,6 +149,9 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 	for _, in := range []Input{in0, in1} {
 		for range cfg.Pilot {
 			h, y := draw(in, rng)
+			if h < -1 {
+				return Finding{}, fmt.Errorf("monte carlo: a report of %v has group %d", in, h)
+			}
 			if math.IsNaN(y) {
 				return Finding{}, fmt.Errorf("monte carlo: a report of %v is NaN", in)
 			}
@@ -137,12 +159,17 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 		}
 	}
 	var groups []*outGroup
-	index := make(map[int]int) // h → position in groups
+	// index[h+1] is the position of output group h in groups (h ≥ -1), or
+	// -1: a slice, not a map, as it is looked up once per report.
 	hs := make([]int, 0, len(pilot))
 	for h := range pilot {
 		hs = append(hs, h)
 	}
 	slices.Sort(hs)
+	index := make([]int, hs[len(hs)-1]+2)
+	for i := range index {
+		index[i] = -1
+	}
 	for _, h := range hs {
 		ys := pilot[h]
 		slices.Sort(ys)
@@ -156,7 +183,7 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 			}
 			o.values = slices.Compact(o.values)
 		}
-		index[h] = len(groups)
+		index[h+1] = len(groups)
 		groups = append(groups, o)
 	}
 	// 2. Counts of fresh reports; reports in a group the pilot never saw
@@ -168,9 +195,11 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 		}
 		for range cfg.N {
 			h, y := draw(in, rng)
-			if i, ok := index[h]; ok {
-				c[i][groups[i].cell(y)]++
+			if h+1 < 0 || h+1 >= len(index) || index[h+1] < 0 {
+				continue
 			}
+			i := index[h+1]
+			c[i][groups[i].cell(y)]++
 		}
 		return c
 	}
