@@ -142,6 +142,7 @@ func auditPlot(rows []Row) (p *plot.Plot, err error) {
 		exact plotter.XYs
 		mc    plotter.XYs
 		infs  int
+		known string // the erratum of a documented violation
 	}
 	var fams []*fam
 	famOf := func(name string) *fam {
@@ -162,9 +163,11 @@ func auditPlot(rows []Row) (p *plot.Plot, err error) {
 		case r.Method == MethodMonteCarlo:
 			f := famOf(r.Family)
 			f.mc = append(f.mc, pt)
+			f.known = r.KnownIssue
 		default:
 			f := famOf(r.Family)
 			f.exact = append(f.exact, pt)
+			f.known = r.KnownIssue
 			if math.IsInf(r.Epsilon, 1) {
 				f.infs++
 			}
@@ -220,6 +223,9 @@ func auditPlot(rows []Row) (p *plot.Plot, err error) {
 			s.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(4.5), Shape: mark}
 			p.Add(s)
 			lbl := "VIOLATION " + f.name
+			if f.known != "" {
+				lbl += " [known: " + f.known + "]"
+			}
 			if f.infs > 0 {
 				lbl += " (+Inf drawn at the top)"
 			}
