@@ -11,17 +11,17 @@ import (
 type Method string
 
 const (
-	// Exact is the enumeration of a finite output law over the input
+	// MethodExact is the enumeration of a finite output law over the input
 	// grid: the audited ε is the exact privacy loss of the mechanism over
 	// that grid (refined around each extremum).
 	MethodExact Method = "exact"
-	// Density is the ratio of output densities (and point masses, and
+	// MethodDensity is the ratio of output densities (and point masses, and
 	// bucket probabilities) over the input grid and a fine output grid:
 	// a lower bound on the privacy loss that equals it when the log
 	// density ratio attains its supremum on an interval longer than the
 	// output grid's step (every piecewise-constant and Laplace density).
 	MethodDensity Method = "density"
-	// MonteCarlo is a black-box lower bound from samples of Perturb with
+	// MethodMonteCarlo is a black-box lower bound from samples of Perturb with
 	// Clopper–Pearson bounds: it holds with probability at least 1 - alpha
 	// and can prove a violation, never privacy.
 	MethodMonteCarlo Method = "montecarlo"

@@ -58,11 +58,11 @@ const tailMass = 1e-12
 //
 //   - [mechanisms.Discrete]: the output probabilities at every point of the
 //     input grid, refined around each output's extrema; the audited ε is
-//     max over outputs of ln(max_x P[y|x] / min_x P[y|x]) (method MethodExact).
+//     max over outputs of ln(max_x P[y|x] / min_x P[y|x]) ([MethodExact]).
 //   - [mechanisms.Continuous]: the densities on the output grid (and, with
 //     [mechanisms.Atoms], the point masses as a discrete law), and the
 //     probabilities of fine buckets at point inputs; the audited ε is the
-//     largest log ratio of any of them (method MethodDensity). Every one of
+//     largest log ratio of any of them ([MethodDensity]). Every one of
 //     these ratios is a lower bound on the privacy loss, and the largest
 //     equals it when the log density ratio reaches its supremum on an
 //     interval longer than the output step: that is so for the piecewise

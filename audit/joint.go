@@ -12,16 +12,21 @@ import (
 //   - [JointDiscrete] with ValueOutputs() != nil: Pr[g′, v′ | g, v] for every
 //     group g and every v on the input grid (Resolution.Inputs intervals
 //     with the endpoints and 0), refined around each extremum, over every
-//     output (g′, v′): method MethodExact. The probabilities of stochastic
+//     output (g′, v′): [MethodExact]. The probabilities of stochastic
 //     rounding are piecewise linear in v with kinks on the k-grid, which
 //     the refinement finds wherever they fall.
 //   - [JointContinuous]: the joint density at every group g′ and every
 //     point of an output grid (Resolution.Outputs/2 cells per group) for
-//     every g and v on a grid of Resolution.JointInputs intervals: method
-//     Density. The output window is found from the density itself: where
-//     it falls below 1e-12 of its peak at every probed input (the support
-//     edge for a bounded report). A ratio still rising at the window's
-//     edge is reported in the note (the loss may be unbounded).
+//     every g and v on a grid of Resolution.JointInputs intervals (200:
+//     coarser than for one dimension, as the cost is d² times larger):
+//     [MethodDensity]. A group mechanism's joint density is a·f(y|v) in
+//     the reported group and q·f(y|neutral) in the others (Algorithm 3), so
+//     its extremes over v are the value density's, which for Laplace and
+//     the piecewise family lie at the domain's ends, on every grid. The
+//     output window is found from the density itself: where it falls below
+//     1e-12 of its peak at every probed input (the support edge for a
+//     bounded report). A ratio still rising at the window's edge is
+//     reported in the note (the loss may be unbounded).
 //
 // ok is false when m exposes neither law.
 func AuditJointLaw(m Joint, res Resolution) (f Finding, ok bool, err error) {
