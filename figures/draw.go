@@ -847,7 +847,11 @@ func (f *Figure) caption() []string {
 		notes = append(notes, fmt.Sprintf("%s not shown (not finite, or ≤ 0 on a log axis)", plural(f.Dropped, "point")))
 	}
 	if f.Clamped > 0 {
-		notes = append(notes, fmt.Sprintf("%s ≤ 0 cut at the panel's smallest positive value", plural(f.Clamped, "CI lower bound")))
+		bound := "CI lower bound"
+		if f.Spec.Spread == "sd" {
+			bound = "band lower bound"
+		}
+		notes = append(notes, fmt.Sprintf("%s ≤ 0 cut at the panel's smallest positive value", plural(f.Clamped, bound)))
 	}
 	if len(notes) > 0 {
 		lines = append(lines, "Note: "+strings.Join(notes, "; ")+".")
