@@ -102,10 +102,13 @@ func (m *NPRR) P() float64 { return m.p }
 // other index, 1/(e^ε+k).
 func (m *NPRR) Q() float64 { return m.q }
 
-// split returns the grid cell f = ⌊s⌋ and the rounding probability
-// θ = s - f of v, s = k(v+1)/2. For v in [-1, 1], s is in [0, k] and θ in
-// [0, 1); at v = 1, f = k and θ = 0. The guard keeps f ≤ k for an input
-// beyond the domain.
+// Cell returns the grid cell f = ⌊s⌋ of v and the probability θ = s - f
+// that the stochastic rounding moves it up to f+1, s = k(v+1)/2. For v in
+// [-1, 1], s is in [0, k] and θ in [0, 1); at v = 1, f = k and θ = 0.
+// [NPRR.RoundIndex] is f + 1{u < θ}.
+func (m *NPRR) Cell(v float64) (f int, theta float64) { return m.split(v) }
+
+// split is Cell; the guard keeps f ≤ k for an input beyond the domain.
 func (m *NPRR) split(v float64) (f int, theta float64) {
 	s := (v + 1) * m.half
 	f = int(s) // s ≥ 0: truncation is ⌊s⌋
