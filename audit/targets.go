@@ -8,14 +8,15 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// Names returns the names [Targets] takes: every registered mechanism,
-// sorted.
+// Names returns the names [Targets] takes: every registered mechanism
+// (sorted), then every group method as "group-<method>".
 func Names() []string {
-	return mechanisms.Names()
+	return append(mechanisms.Names(), groupNames()...)
 }
 
-// Targets builds the targets of the named mechanisms at every ε. No names
-// means all of [Names]. An unknown name is an error that lists the valid
+// Targets builds the targets of the named mechanisms at every ε: a
+// registered mechanism once per ε, a group method in each of its audited
+// configurations (see [GroupTargets]). No names means all of [Names]. An unknown name is an error that lists the valid
 // ones; an ε that is not finite and > 0 is an error naming it.
 func Targets(names []string, eps []float64) ([]Target, error) {
 	if len(names) == 0 {
@@ -35,7 +36,13 @@ func Targets(names []string, eps []float64) ([]Target, error) {
 		if !slices.Contains(valid, name) {
 			return nil, fmt.Errorf("unknown mechanism %q (valid: %s)", name, strings.Join(valid, ", "))
 		}
-		more, err := RegistryTargets([]string{name}, eps)
+		var more []Target
+		var err error
+		if slices.Contains(groupNames(), name) {
+			more, err = GroupTargets(strings.TrimPrefix(name, "group-"), eps)
+		} else {
+			more, err = RegistryTargets([]string{name}, eps)
+		}
 		if err != nil {
 			return nil, err
 		}

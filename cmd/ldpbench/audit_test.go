@@ -172,3 +172,35 @@ func TestAuditErrors(t *testing.T) {
 		t.Errorf("a refused audit wrote %d files", len(entries))
 	}
 }
+
+// TestAuditGroupNPRR: `audit --mech group-nprr --eps 1 --strict` finds the
+// paper's Group NPRR (k = 2, 8 with the neutral 0 through NPRR) above its
+// claim by ln((e+k)/(k+1)) at every d, marks it as the known erratum E2.1
+// (so --strict passes), and passes the fixed and the k = 1 variants; the
+// true ε the mechanism states is in the CSV beside the audit.
+func TestAuditGroupNPRR(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLI(t, "audit", "--mech", "group-nprr", "--eps", "1", "--out", dir, "--mc", "0", "--strict")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	rows := readAuditCSV(t, dir)
+	if len(rows) != 12 {
+		t.Fatalf("%d rows, want 3 k × 2 neutral × 2 d", len(rows))
+	}
+	for _, r := range rows {
+		eps, _ := strconv.ParseFloat(r["audited_eps"], 64)
+		want, verdict, known := 1.0, "pass", ""
+		for _, k := range []float64{2, 8} {
+			if strings.Contains(r["mechanism"], "k="+strconv.Itoa(int(k))+",neutral=nprr0") {
+				want, verdict, known = 1+math.Log((math.E+k)/(k+1)), "VIOLATION", "E2.1"
+			}
+		}
+		if math.Abs(eps/want-1) > 1e-9 || r["verdict"] != verdict || r["known_issue"] != known || r["method"] != "exact" {
+			t.Errorf("%s: audited %v (%s, known %q), want %v (%s, %q)", r["mechanism"], eps, r["verdict"], r["known_issue"], want, verdict, known)
+		}
+		if te, err := strconv.ParseFloat(r["true_eps"], 64); err != nil || math.Abs(te/want-1) > 1e-9 {
+			t.Errorf("%s: true_eps %q, want %v", r["mechanism"], r["true_eps"], want)
+		}
+	}
+}
