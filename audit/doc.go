@@ -30,8 +30,9 @@
 //     with probability 1 - alpha: it can prove a violation, never privacy.
 //
 // A mechanism passes when its audited ε ≤ claimed·(1 + 1e-9) ([RelTol]).
-// [Run] audits a list of [Target]s (registered mechanisms, group
-// mechanisms at chosen parameters) in parallel; [WriteCSVFile] and
+// [Targets] turns names into [Target]s (a registered mechanism at each ε;
+// "group-<method>" in each configuration of [GroupTargets]), and [Run]
+// audits them in parallel; [WriteCSVFile] and
 // [WriteFigure] write the report (the CSV atomically), [Summary] a
 // human-readable digest, and [Unexpected] the violations not documented
 // as a known erratum (for CI).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ldpbench/ldpbench/audit"
 	"github.com/ldpbench/ldpbench/mechanisms"
+	"github.com/ldpbench/ldpbench/mechanisms/group"
 )
 
 // Audit Wang et al.'s piecewise mechanism through its density: it spends
@@ -18,6 +19,18 @@ func ExampleAuditLaw() {
 	fmt.Printf("%s: audited ε = %.6f by %s, %s vs %s: %s\n", pm.Name(), f.Epsilon, f.Method, f.X0, f.X1, f.Verdict(pm.Epsilon()))
 	// Output:
 	// pm: audited ε = 1.000000 by density, x=1 vs x=-1: pass
+}
+
+// Audit the paper's Group NPRR (k = 8, the neutral 0 through NPRR) over
+// (g, v): it claims ε = 1 and spends ε + ln((e^ε + 8)/9) (ERRATA E2.1).
+func ExampleAuditJointLaw() {
+	m, _ := group.New(group.Config{Method: "nprr", Eps: 1, D: 2, K: 8, Neutral: group.NeutralNPRR0})
+	f, _, _ := audit.AuditJointLaw(m, audit.Resolution{})
+	fmt.Printf("%s: claimed %.6f, audited %.6f by %s: %s\n", m.Name(), m.ClaimedEpsilon(), f.Epsilon, f.Method, f.Verdict(m.ClaimedEpsilon()))
+	fmt.Printf("worst pair %s vs %s, output %s\n", f.X0, f.X1, f.Output)
+	// Output:
+	// group-nprr(k=8,neutral=nprr0): claimed 1.000000, audited 1.174726 by exact: VIOLATION
+	// worst pair (g=0, v=1) vs (g=1, v=-1), output (g'=0, v'=1)
 }
 
 // A black-box lower bound from reports alone: Duchi's mechanism at ε = 2
