@@ -504,8 +504,8 @@ func TestSimulateErrors(t *testing.T) {
 }
 
 // TestSimulateReuse: a tally reused across mechanisms with other d is
-// resized and reset, Simulate of no users gives zeros, and a warm tally
-// makes Simulate allocate nothing.
+// resized and reset, Simulate of no users gives zeros, a warm tally makes
+// Simulate allocate nothing, and Perturb allocates nothing.
 func TestSimulateReuse(t *testing.T) {
 	groups, values := population([]int{50, 50, 50})
 	var tl group.Tally
@@ -527,6 +527,9 @@ func TestSimulateReuse(t *testing.T) {
 		rng := newRNG(3)
 		if a := testing.AllocsPerRun(20, func() { _ = m.Simulate(&tl, gs, values, rng) }); a != 0 {
 			t.Errorf("%s: Simulate allocates %v times a run", m.Name(), a)
+		}
+		if a := testing.AllocsPerRun(100, func() { m.Perturb(1, 0.3, rng) }); a != 0 {
+			t.Errorf("%s: Perturb allocates %v times", m.Name(), a)
 		}
 		if err := m.Simulate(&tl, nil, nil, rng); err != nil || tl.N != 0 || tl.Moved != 0 || sum(tl.Count) != 0 || slices.ContainsFunc(tl.Sum, func(s float64) bool { return s != 0 }) {
 			t.Errorf("%s: empty population: %v, %+v", m.Name(), err, tl)
