@@ -102,6 +102,11 @@ func (m *NPRR) P() float64 { return m.p }
 // other index, 1/(e^ε+k).
 func (m *NPRR) Q() float64 { return m.q }
 
+// Position returns s = k(v+1)/2 ∈ [0, k], the input's position on the
+// index scale: the stochastic rounding reports ⌊s⌋ + 1 with probability
+// s - ⌊s⌋ and ⌊s⌋ otherwise (its Cell).
+func (m *NPRR) Position(v float64) float64 { return (v + 1) * m.half }
+
 // Cell returns the grid cell f = ⌊s⌋ of v and the probability θ = s - f
 // that the stochastic rounding moves it up to f+1, s = k(v+1)/2. For v in
 // [-1, 1], s is in [0, k] and θ in [0, 1); at v = 1, f = k and θ = 0.
@@ -110,7 +115,7 @@ func (m *NPRR) Cell(v float64) (f int, theta float64) { return m.split(v) }
 
 // split is Cell; the guard keeps f ≤ k for an input beyond the domain.
 func (m *NPRR) split(v float64) (f int, theta float64) {
-	s := (v + 1) * m.half
+	s := m.Position(v)
 	f = int(s) // s ≥ 0: truncation is ⌊s⌋
 	theta = s - float64(f)
 	if f >= m.k {

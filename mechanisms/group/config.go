@@ -18,7 +18,8 @@ type Config struct {
 	Eps float64
 	// D is the number of groups, ≥ 2.
 	D int
-	// K is NPRR's discretisation k ≥ 1 (nprr only; 0 means the default 8).
+	// K is NPRR's discretisation, 1 ≤ k ≤ MaxK (nprr only; 0 means the
+	// default 8).
 	K int
 	// Neutral is what a user whose group changed reports (nprr only):
 	// "nprr0" (the paper's, NPRR of the neutral 0; the default) or
@@ -46,6 +47,12 @@ func Methods() []string {
 // DefaultK is NPRR's discretisation when Config.K is 0: the authors'
 // default.
 const DefaultK = 8
+
+// MaxK is the largest discretisation New takes: Simulate reads the cell
+// and the rounding threshold of a value from the integer part of
+// k(v+1)/2·2^32, which must stay below 2^63 (and a run keeps d(k+1)
+// counts).
+const MaxK = 1 << 20
 
 // Neutral reports of Group NPRR (Config.Neutral).
 const (
@@ -102,6 +109,9 @@ func normalise(cfg Config) (Config, error) {
 		}
 		if cfg.K < 1 {
 			return cfg, errorf("k", cfg.K, "must be ≥ 1 (0 means the default %d)", DefaultK)
+		}
+		if cfg.K > MaxK {
+			return cfg, errorf("k", cfg.K, "must be at most %d", MaxK)
 		}
 		if cfg.Neutral == "" {
 			cfg.Neutral = NeutralNPRR0

@@ -219,6 +219,7 @@ func TestConfigErrors(t *testing.T) {
 		{with(func(c *group.Config) { c.Method, c.Eps = "laplace", math.Inf(1) }), "group: eps = +Inf"},
 		{with(func(c *group.Config) { c.Method, c.D = "bernoulli", 1 }), "group: d = 1: must be ≥ 2"},
 		{with(func(c *group.Config) { c.Method, c.K = "nprr", -1 }), "group: k = -1: must be ≥ 1 (0 means the default 8)"},
+		{with(func(c *group.Config) { c.Method, c.K = "nprr", group.MaxK+1 }), "group: k = 1048577: must be at most 1048576"},
 		{with(func(c *group.Config) { c.Method, c.Neutral = "nprr", "zero" }), `group: neutral = "zero": want nprr0 or uniform-grid`},
 		{with(func(c *group.Config) { c.Method, c.K = "laplace", 8 }), "group: k is an option of method nprr only, not of laplace"},
 		{with(func(c *group.Config) { c.Method, c.Neutral = "bernoulli", "nprr0" }), "group: neutral is an option of method nprr only"},

@@ -107,12 +107,17 @@ func (m *Mechanism) simulateIndex(t *Tally, groups []int32, values []float64, rn
 // roundBlock adds each user's rounded index to hist[g·w + index], the coin
 // of user i being half(words, i) against ⌊θ·2^32⌋, and reports whether a
 // coin tied (the tie counted as tails, the cell ⌊s⌋).
+//
+// The cell and the coin's threshold come from one conversion: s·2^32 is
+// exact (s ≤ k scaled by a power of two) and below 2^52 (k ≤ MaxK), so
+// x = ⌊s·2^32⌋ as an integer has ⌊s⌋ in its high bits and ⌊θ·2^32⌋ in its
+// low 32 bits, θ = s - ⌊s⌋.
 func roundBlock(hist []int, g []int32, v []float64, words []uint64, w int, nprr *mechanisms.NPRR) (tie bool) {
 	v = v[:len(g)]
 	var ties uint64
 	for i := range g {
-		f, theta := nprr.Cell(v[i])
-		t, _ := threshold(theta)
+		x := uint64(int64(nprr.Position(v[i]) * (1 << 32)))
+		f, t := int(x>>32), x&(1<<32-1)
 		r := half(words, i)
 		ties |= b2u(r == t)
 		hist[int(g[i])*w+f+heads(r, t)]++
@@ -124,9 +129,10 @@ func roundBlock(hist []int, g []int32, v []float64, words []uint64, w int, nprr 
 // that comes up heads moves its user from the cell ⌊s⌋ to ⌊s⌋+1.
 func resolveRoundTies(hist []int, g []int32, v []float64, words []uint64, w int, nprr *mechanisms.NPRR, rng *rand.Rand) {
 	for i := range g {
-		f, theta := nprr.Cell(v[i])
-		t, rem := threshold(theta)
-		if half(words, i) == t && tieHeads(rem, rng) {
+		s := nprr.Position(v[i]) * (1 << 32)
+		x := uint64(int64(s))
+		f, t := int(x>>32), x&(1<<32-1)
+		if half(words, i) == t && tieHeads(s-float64(x), rng) {
 			base := int(g[i])*w + f
 			hist[base]--
 			hist[base+1]++

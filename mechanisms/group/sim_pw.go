@@ -51,14 +51,12 @@ func newPWFast(a, notA float64, d int, eps2 float64) pwFast {
 //
 // Precision: each rescaling spreads the 2^-53 grid of rng.Float64, so the
 // uniform that places a report keeps 53 - log2(1/(a·pin)) bits (kept) or
-// 53 - log2((d-1)/((1-a)(1-pin))) bits (movers): at least 40 bits for
-// d ≤ 64 at every ε the paper uses, far below what any test or estimate
-// can see. A rescaled uniform that rounds up to 1 gives a report at ±C
-// (within rounding), still in the output range.
-//
-// The loop computes both branches and selects, without a branch: whether a
-// user keeps the group and which part of PM's law the report falls in are
-// coin flips a branch predictor cannot learn.
+// 53 - log2((d-1)/((1-a)(1-pin))) bits (movers): at least 38.6 bits over
+// the paper's grid (d ≤ 64, ε ≤ 10, ε1/ε from 0.1 to 0.9; the worst is a
+// mover at d = 64, ε = 10, ε1/ε = 0.9), a resolution of 2.4e-12, far
+// below what any test or estimate can see. A rescaled uniform that rounds
+// up to 1 gives a report at ±C (within rounding), still in the output
+// range.
 func (m *Mechanism) simulatePW(t *Tally, groups []int32, values []float64, rng *rand.Rand) {
 	d := m.cfg.D
 	counts := t.scratchInts(d)
@@ -79,37 +77,53 @@ func (m *Mechanism) simulatePW(t *Tally, groups []int32, values []float64, rng *
 }
 
 // block tallies the users of one block from their uniforms us (see
-// simulatePW) into counts and sums, and returns the number who moved. It
-// makes no call, so that the constants stay in registers.
+// simulatePW) into counts and sums, and returns the number who moved.
+//
+// It first splits the block into kept users and movers (branch-free: each
+// index is written to both lists and only the right list's length grows),
+// then runs one loop over each, without calls and with the selections of
+// the report's part of PM's law made without a branch: whether a user
+// keeps the group and where its report falls are coin flips that a branch
+// predictor cannot learn. The split makes each loop simpler than one loop
+// over both kinds of user (about 20 % faster).
 func (f *pwFast) block(counts []int, sums []float64, groups []int32, values, us []float64) (moved int) {
 	d := len(counts)
+	sums = sums[:d]
 	values, us = values[:len(groups)], us[:len(groups)]
-	a, invA, moveScale := f.a, f.invA, f.moveScale
-	pin, invPin, c := f.pin, f.invPin, f.c
+	var keptIdx, moverIdx [block]uint8
+	nk, nm := 0, 0
+	a := f.a
+	for i := range groups {
+		k := b2i(us[i] < a)
+		keptIdx[nk&(block-1)] = uint8(i)
+		moverIdx[nm&(block-1)] = uint8(i)
+		nk += k
+		nm += 1 - k
+	}
+	invA, pin, invPin, c := f.invA, f.pin, f.invPin, f.c
 	lSlope, lOff, cm1, outScale := f.lSlope, f.lOff, f.cm1, f.outScale
-	for i, g32 := range groups {
-		g := int(g32)
-		u := us[i]
-		kept := u < a
-		k := b2i(kept)
-		s := (u - a) * moveScale
-		// For a mover, j = ⌊s⌋ (clamped: s may round up to d-1) and the new
-		// group g+1+j mod d; for a kept user s < 0 and h is g. Arithmetic,
-		// not branches: both conditions are coin flips.
-		j := int(s)
-		j -= (j - (d - 2)) * b2i(j > d-2)
+	for _, i := range keptIdx[:nk] {
+		g := groups[i]
+		w := us[i] * invA
+		l := lSlope*values[i] - lOff
+		o := (w - pin) * outScale
+		y := choose(w < pin, l+cm1*(w*invPin), o-choose(o < l+c, c, 1))
+		counts[g]++
+		sums[g] += y
+	}
+	ms := f.moveScale
+	l0 := -lOff
+	for _, i := range moverIdx[:nm] {
+		g := int(groups[i])
+		s := (us[i] - a) * ms
+		j := min(int(s), d-2)
+		w := s - float64(j)
 		h := g + 1 + j
 		h -= d * b2i(h >= d)
-		h += (g - h) * k
-		x := choose(kept, values[i], 0)
-		w := choose(kept, u*invA, s-float64(j))
-		l := lSlope*x - lOff
-		inner := l + cm1*(w*invPin)
 		o := (w - pin) * outScale
-		outer := o - choose(o < l+c, c, 1)
+		y := choose(w < pin, l0+cm1*(w*invPin), o-choose(o < l0+c, c, 1))
 		counts[h]++
-		sums[h] += choose(w < pin, inner, outer)
-		moved += 1 - k
+		sums[h] += y
 	}
-	return moved
+	return nm
 }
