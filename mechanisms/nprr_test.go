@@ -120,7 +120,13 @@ func TestNPRRLaw(t *testing.T) {
 			t.Errorf("k=2 v=1/3: probabilities %v, want %v", ps, want)
 		}
 	}
-	// s = 4/3: index 2 exactly for u < 1/3.
+	// s = 4/3: the cell 1 with θ = 1/3, index 2 exactly for u < 1/3.
+	if s := m.Position(1.0 / 3); math.Abs(s-4.0/3) > 1e-15 {
+		t.Errorf("k=2: Position(1/3) = %v, want 4/3", s)
+	}
+	if f, th := m.Cell(1.0 / 3); f != 1 || math.Abs(th-1.0/3) > 1e-15 {
+		t.Errorf("k=2: Cell(1/3) = %d, %v; want 1, 1/3", f, th)
+	}
 	for _, c := range []struct {
 		u    float64
 		want int
