@@ -517,7 +517,7 @@ func batchDrawsPerReport(m mechanisms.Mechanism, xs []float64) float64 {
 //	pm-opt            w = 2·rng.Float64() places the report (p3 §2.6)
 var wordsFixed = map[string]int{
 	"duchi": 1, "sw": 1, "three-outputs": 1, "n-output": 1,
-	"pm": 2, "pm-sub": 2, "pm-opt": 2,
+	"pm": 2, "pm-sub": 2, "pm-opt": 2, "bernoulli": 1, "nprr": 2,
 }
 
 // wordsCoin are the words the mixtures' coin takes: Hybrid.Perturb (hm,

@@ -30,6 +30,8 @@ var registry = []Info{
 	{"hm-tp", "Zhao et al.'s HM-TP: PM-SUB with probability β (corrected eq. (150)), else Three-Outputs", wrap(NewHMTP)},
 	{"n-output", "Baek & Chung's N-output: N outputs, Ω and p0 optimised for ε (Algorithm 2 corrected, Theorems 4–5)", wrap(NewNOutput)},
 	{"hm-np", "Baek & Chung's HM-NP: N-output with probability α (Theorem 8 corrected), else PM-SUB; N and α chosen jointly", wrap(NewHMNP)},
+	{"bernoulli", "Raab et al.'s Bernoulli mechanism (Algorithm 1): reports ±1, biased, de-biased by (e^ε+1)/(e^ε-1)", wrap(NewBernoulli)},
+	{"nprr", "Raab et al.'s simplified NPRR (Algorithm 2) at k = 8: stochastic rounding to 9 grid points, then GRR; biased, de-biased", wrap(func(eps float64) (*NPRR, error) { return NewNPRR(eps, 8) })},
 }
 
 // wrap adapts a typed constructor to Info.New. It returns a nil Mechanism
