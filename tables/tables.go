@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ldpbench/ldpbench/figures"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -35,8 +36,27 @@ type Spec struct {
 	// order of the rows or columns it filters (for a non-numeric field).
 	Filter map[string][]string `toml:"filter"`
 	// Value is what a cell shows: "mean" (the default: the mean over
-	// trials) or "theory" (the summary's theory value).
+	// trials), "sd" (the standard deviation of the trial values; of every
+	// value behind the pooled cells with Pool; from SDFrom when set) or
+	// "theory" (the summary's theory value).
 	Value string `toml:"value"`
+	// Pool lists fields (dataset, n or params keys) whose values are
+	// merged into one cell, as a paper pools its errors over datasets
+	// (results.Pool: the mean and SD of every trial value behind the
+	// merged cells, the count-weighted theory). The filter applies before
+	// pooling.
+	Pool []string `toml:"pool"`
+	// SDFrom names a companion metric holding, per trial, the mean of the
+	// squares of what the metric averages (over the groups of a
+	// group-means trial): with value = "sd" the SD is then √(E[x²] − E[x]²)
+	// over every averaged value (Raab et al.'s Tables 8–10), not over trial
+	// means (results.Pool).
+	SDFrom string `toml:"sd_from"`
+	// Heatmap also draws the table as a heat map, <name>.svg and
+	// <name>.png (figures.HeatMap): cells coloured by value on a log scale
+	// when every value is > 0, annotated with the table's text, the best of
+	// each row outlined.
+	Heatmap bool `toml:"heatmap"`
 	// Digits is the number of significant digits of a cell, 1 to 17;
 	// 0 means 6.
 	Digits int `toml:"digits"`
@@ -118,8 +138,33 @@ func (s Spec) Validate() error {
 			bad(fmt.Sprintf("metrics[%d]", i), "%q is metrics[%d] again: each metric once", m, j)
 		}
 	}
-	if s.Value != "" && s.Value != "mean" && s.Value != "theory" {
-		bad("value", "must be \"mean\" or \"theory\", got %q", s.Value)
+	if s.Value != "" && s.Value != "mean" && s.Value != "sd" && s.Value != "theory" {
+		bad("value", "must be \"mean\", \"sd\" or \"theory\", got %q", s.Value)
+	}
+	for i, f := range s.Pool {
+		key := fmt.Sprintf("pool[%d]", i)
+		switch {
+		case !results.CanPool(f):
+			bad(key, "is %q; it takes dataset, n or a params key", f)
+		case f == s.Rows || f == s.Columns:
+			bad(key, "is %q, the table's rows or columns field: a pooled field has one value", f)
+		case slices.Contains(s.Pool[:i], f):
+			bad(key, "repeats %q", f)
+		}
+	}
+	switch {
+	case s.SDFrom != "" && s.Value != "sd":
+		bad("sd_from", "needs value = \"sd\": it gives the SD of the cells")
+	case s.SDFrom != "" && byMetric:
+		bad("sd_from", "names one companion metric, but the rows or columns are several metrics")
+	case s.SDFrom != "" && s.SDFrom == s.Metric:
+		bad("sd_from", "is the table's metric itself")
+	}
+	switch {
+	case s.Heatmap && s.BestOnly:
+		bad("heatmap", "has no values to colour with best_only = true")
+	case s.Heatmap && byMetric:
+		bad("heatmap", "colours every cell on one scale, but the rows or columns are different metrics")
 	}
 	if s.Digits < 0 || s.Digits > 17 {
 		bad("digits", "must be 1 to 17 significant digits (0 or absent: %d), got %d", DefaultDigits, s.Digits)
@@ -184,9 +229,14 @@ func ValidateAll(specs []Spec) error {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
-// Files returns the paths that Write writes for the table into dir.
+// Files returns the paths that Write writes for the table into dir: the
+// CSV and Markdown files, and the heat map's SVG and PNG with Heatmap.
 func (s Spec) Files(dir string) []string {
-	return []string{filepath.Join(dir, s.Name+".csv"), filepath.Join(dir, s.Name+".md")}
+	files := []string{filepath.Join(dir, s.Name+".csv"), filepath.Join(dir, s.Name+".md")}
+	if s.Heatmap {
+		files = append(files, filepath.Join(dir, s.Name+".svg"), filepath.Join(dir, s.Name+".png"))
+	}
+	return files
 }
 
 func (s Spec) digits() int {
@@ -216,7 +266,14 @@ type Table struct {
 	// Columns are the value columns' field values, in order, then "best"
 	// if the spec asks for it (only "best" with BestOnly).
 	Columns []string
-	Rows    []Row
+	// ValueColumns are the value columns' field values, in order, even
+	// with BestOnly: those of Row.Values and Row.Best.
+	ValueColumns []string
+	Rows         []Row
+	// Quick is set when any summary in the table was run at the spec's
+	// quick scale (results.Summary.Quick): the Markdown file and the heat
+	// map say it is a pipeline check.
+	Quick bool
 }
 
 // A Row is one row of a table: the rows field's value (From = To), or
@@ -225,6 +282,11 @@ type Table struct {
 type Row struct {
 	From, To string
 	Cells    []string
+	// Values are the unrounded values of the value columns (NaN where no
+	// summary fills one), and Best marks those that are the best of the
+	// row (nil without the spec's Best).
+	Values []float64
+	Best   []bool
 }
 
 // Field returns the value of a named field of a summary: metric,
@@ -266,16 +328,32 @@ func Project(summaries []results.Summary, spec Spec) (*Table, error) {
 	if len(spec.Metrics) > 0 {
 		wanted = spec.Metrics
 	}
+	filter := spec.Filter
+	if len(spec.Pool) > 0 || spec.SDFrom != "" {
+		kept := func(s *results.Summary) bool { return keep(s, spec.Filter) }
+		for _, m := range wanted {
+			var err error
+			if summaries, err = results.Pool(summaries, m, spec.SDFrom, spec.Pool, kept); err != nil {
+				return nil, errorf("%w", err)
+			}
+		}
+		// Pooling applied the filter; a pooled field now reads "pooled".
+		filter = maps.Clone(filter)
+		for _, f := range spec.Pool {
+			delete(filter, f)
+		}
+	}
 	type key struct{ row, col string }
 	values := map[key]float64{}
 	seen := map[key]string{}
 	var rowVals, colVals, present []string
+	quick := false
 	for i := range summaries {
 		s := &summaries[i]
 		if !slices.Contains(present, s.Metric) {
 			present = append(present, s.Metric)
 		}
-		if !slices.Contains(wanted, s.Metric) || !keep(s, spec.Filter) {
+		if !slices.Contains(wanted, s.Metric) || !keep(s, filter) {
 			continue
 		}
 		cell := s.Cell().Key()
@@ -293,10 +371,14 @@ func Project(summaries []results.Summary, spec Spec) (*Table, error) {
 		}
 		seen[k] = cell + " " + s.Metric
 		v := float64(s.Mean)
-		if spec.Value == "theory" {
+		switch spec.Value {
+		case "theory":
 			v = float64(s.Theory)
+		case "sd":
+			v = float64(s.SD)
 		}
 		values[k] = v
+		quick = quick || s.Quick
 		if !slices.Contains(rowVals, r) {
 			rowVals = append(rowVals, r)
 		}
@@ -323,7 +405,7 @@ func Project(summaries []results.Summary, spec Spec) (*Table, error) {
 		}
 	}
 
-	t := &Table{Spec: spec}
+	t := &Table{Spec: spec, ValueColumns: slices.Clone(colVals), Quick: quick}
 	if !spec.BestOnly {
 		t.Columns = slices.Clone(colVals)
 	}
@@ -333,19 +415,25 @@ func Project(summaries []results.Summary, spec Spec) (*Table, error) {
 	digits := spec.digits()
 	for _, r := range rowVals {
 		row := Row{From: r, To: r}
-		var nums []float64
 		for _, c := range colVals {
 			v, ok := values[key{r, c}]
 			if !ok {
 				v = math.NaN()
 			}
-			nums = append(nums, v)
+			row.Values = append(row.Values, v)
 			if !spec.BestOnly {
 				row.Cells = append(row.Cells, format(v, digits))
 			}
 		}
 		if spec.Best != "" {
-			row.Cells = append(row.Cells, best(colVals, nums, spec.Best == "max", spec.tie()))
+			row.Best = bestOf(row.Values, spec.Best == "max", spec.tie())
+			var names []string
+			for i, b := range row.Best {
+				if b {
+					names = append(names, colVals[i])
+				}
+			}
+			row.Cells = append(row.Cells, strings.Join(names, " = "))
 		}
 		if n := len(t.Rows); spec.Ranges && n > 0 && slices.Equal(t.Rows[n-1].Cells, row.Cells) {
 			t.Rows[n-1].To = r
@@ -396,10 +484,11 @@ func format(v float64, digits int) string {
 	return strconv.FormatFloat(v, 'g', digits, 64)
 }
 
-// best names the columns whose value is the lowest (highest with max) in
-// the row, ties within the relative tolerance tie joined by " = ", in
-// column order; "" when no column has a finite value.
-func best(cols []string, vals []float64, max bool, tie float64) string {
+// bestOf marks the values that are the lowest (highest with max) of the
+// row's finite values, and those within the relative tolerance tie of it;
+// none when no value is finite.
+func bestOf(vals []float64, max bool, tie float64) []bool {
+	marks := make([]bool, len(vals))
 	b, found := 0.0, false
 	for _, v := range vals {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -410,15 +499,12 @@ func best(cols []string, vals []float64, max bool, tie float64) string {
 		}
 	}
 	if !found {
-		return ""
+		return marks
 	}
-	var names []string
 	for i, v := range vals {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) && math.Abs(v-b) <= tie*math.Abs(b) {
-			names = append(names, cols[i])
-		}
+		marks[i] = !math.IsNaN(v) && !math.IsInf(v, 0) && math.Abs(v-b) <= tie*math.Abs(b)
 	}
-	return strings.Join(names, " = ")
+	return marks
 }
 
 // Write projects the summaries by spec and writes <name>.csv and <name>.md
@@ -434,6 +520,11 @@ func Write(summaries []results.Summary, spec Spec, dir string) ([]string, error)
 	}
 	if err := results.WriteFileAtomic(files[1], t.WriteMarkdown); err != nil {
 		return nil, err
+	}
+	if spec.Heatmap {
+		if _, err := figures.RenderHeatMap(t.HeatMap(), dir); err != nil {
+			return files[:2], fmt.Errorf("table %q: key \"heatmap\": %w", spec.Name, err)
+		}
 	}
 	return files, nil
 }
@@ -475,94 +566,4 @@ func (t *Table) WriteCSV(w *bufio.Writer) error {
 	}
 	c.Flush()
 	return c.Error()
-}
-
-// WriteMarkdown writes the table as a Markdown document: the title as a
-// heading, the table with the spec's labels as headers, and a line saying
-// what the cells are (and the spec's note).
-func (t *Table) WriteMarkdown(w *bufio.Writer) error {
-	s := t.Spec
-	if s.Title != "" {
-		fmt.Fprintf(w, "### %s\n\n", s.Title)
-	}
-	rowHead := s.Rows
-	if s.Rows == "eps" {
-		rowHead = "ε"
-	}
-	if l, ok := s.Labels[s.Rows]; ok {
-		rowHead = l
-	}
-	head := []string{cellText(rowHead)}
-	for _, c := range t.Columns {
-		head = append(head, cellText(s.label(c)))
-	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(head, " | "))
-	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(head)))
-	for _, r := range t.Rows {
-		lead := r.From
-		if r.To != r.From {
-			lead = r.From + " – " + r.To
-		}
-		line := []string{cellText(lead)}
-		for _, c := range r.Cells {
-			line = append(line, cellText(c))
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(line, " | "))
-	}
-	fmt.Fprintf(w, "\n%s\n", t.describe())
-	if s.Note != "" {
-		fmt.Fprintf(w, "\n%s\n", s.Note)
-	}
-	return nil
-}
-
-// describe says in words what the cells of the table are.
-func (t *Table) describe() string {
-	s := t.Spec
-	what := "mean over trials"
-	if s.Value == "theory" {
-		what = "theory value"
-	}
-	of := fmt.Sprintf("metric `%s`", s.Metric)
-	if len(s.Metrics) > 0 {
-		of = "the metrics " + quoteAll(s.Metrics)
-	}
-	word := "lowest"
-	if s.Best == "max" {
-		word = "highest"
-	}
-	var b strings.Builder
-	if s.BestOnly {
-		fmt.Fprintf(&b, "Cells: the `%s` with the %s %s of %s in the row (ties within a relative %g joined by \"=\"); rows: `%s`",
-			s.Columns, word, what, of, s.tie(), s.Rows)
-	} else {
-		fmt.Fprintf(&b, "Cells: the %s of %s, %d significant digits; rows: `%s`; columns: `%s`", what, of, s.digits(), s.Rows, s.Columns)
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Filter)) {
-		if k == s.Rows || k == s.Columns {
-			continue
-		}
-		fmt.Fprintf(&b, "; %s: %s", k, quoteAll(s.Filter[k]))
-	}
-	if s.Best != "" && !s.BestOnly {
-		fmt.Fprintf(&b, ". Best: the %s value in the row (ties within a relative %g joined by \"=\")", word, s.tie())
-	}
-	if s.Ranges {
-		fmt.Fprintf(&b, ". Consecutive rows with equal cells are merged into \"first – last\" (values of the `%s` grid, not exact boundaries)", s.Rows)
-	}
-	b.WriteString(".")
-	return b.String()
-}
-
-func quoteAll(vs []string) string {
-	q := make([]string, len(vs))
-	for i, v := range vs {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
-}
-
-// cellText escapes what Markdown would read as a column break.
-func cellText(s string) string {
-	return strings.ReplaceAll(s, "|", `\|`)
 }

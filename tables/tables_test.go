@@ -229,7 +229,16 @@ func TestValidate(t *testing.T) {
 		{func(s *Spec) { s.Columns = "metric" }, `key "metric" is "mse", but the rows or columns are the metrics`},
 		{func(s *Spec) { s.Columns, s.Metric = "metric", "" }, `key "metrics" is required when the rows or columns field is "metric"`},
 		{func(s *Spec) { s.Columns, s.Metric, s.Metrics = "metric", "", []string{"mse", "abs", "mse"} }, `key "metrics[2]" "mse" is metrics[0] again`},
-		{func(s *Spec) { s.Value = "median" }, `key "value" must be "mean" or "theory", got "median"`},
+		{func(s *Spec) { s.Value = "median" }, `key "value" must be "mean", "sd" or "theory", got "median"`},
+		{func(s *Spec) { s.Pool = []string{"method"} }, `key "pool[0]" is "method"; it takes dataset, n or a params key`},
+		{func(s *Spec) { s.Pool = []string{"dataset", "eps"} }, `key "pool[1]" is "eps"; it takes`},
+		{func(s *Spec) { s.Rows, s.Pool = "split", []string{"split"} }, `key "pool[0]" is "split", the table's rows or columns field`},
+		{func(s *Spec) { s.Pool = []string{"dataset", "dataset"} }, `key "pool[1]" repeats "dataset"`},
+		{func(s *Spec) { s.SDFrom = "mse_sq" }, `key "sd_from" needs value = "sd"`},
+		{func(s *Spec) { s.Value, s.SDFrom = "sd", "mse" }, `key "sd_from" is the table's metric itself`},
+		{func(s *Spec) { s.Columns, s.Metric, s.Metrics, s.Value, s.SDFrom = "metric", "", []string{"mse"}, "sd", "sq" }, `key "sd_from" names one companion metric`},
+		{func(s *Spec) { s.Heatmap, s.Best, s.BestOnly = true, "min", true }, `key "heatmap" has no values to colour with best_only = true`},
+		{func(s *Spec) { s.Heatmap, s.Columns, s.Metric, s.Metrics = true, "metric", "", []string{"mse", "abs"} }, `key "heatmap" colours every cell on one scale`},
 		{func(s *Spec) { s.Digits = 18 }, `key "digits" must be 1 to 17`},
 		{func(s *Spec) { s.Digits = -1 }, `key "digits" must be 1 to 17`},
 		{func(s *Spec) { s.Best = "lowest" }, `key "best" must be "min" or "max", got "lowest"`},
@@ -279,6 +288,7 @@ filter = { method = ["n-output"] }
 value = "theory"
 digits = 3
 ranges = true
+pool = ["dataset"]
 labels = { bits = "bits (⌈log2 N⌉)" }
 note = "n"
 
@@ -290,6 +300,17 @@ columns = "method"
 best = "min"
 best_only = true
 tie = 1e-6
+
+[[tables]]
+name = "t3"
+metric = "scaled_abs_error"
+rows = "eps"
+columns = "split"
+value = "sd"
+sd_from = "scaled_abs_error_sq"
+pool = ["dataset"]
+best = "min"
+heatmap = true
 `, &doc)
 	if err != nil {
 		t.Fatal(err)
@@ -306,6 +327,12 @@ tie = 1e-6
 	}
 	if b.Best != "min" || !b.BestOnly || b.Tie != 1e-6 {
 		t.Errorf("t2 %+v", b)
+	}
+	if c := doc.Tables[2]; c.Value != "sd" || c.SDFrom != "scaled_abs_error_sq" || len(c.Pool) != 1 || c.Pool[0] != "dataset" || !c.Heatmap {
+		t.Errorf("t3 %+v", c)
+	}
+	if a.Pool[0] != "dataset" {
+		t.Errorf("t1 pool %v", a.Pool)
 	}
 }
 
