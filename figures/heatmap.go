@@ -255,6 +255,7 @@ var (
 	barGap     = vg.Points(12) // between the grid and the colour bar
 	barMin     = vg.Points(90) // the least height of the colour bar
 	barTickLen = vg.Points(3)
+	heatMinW   = vg.Points(400) // the least width: a small table's title and caption in a few lines
 )
 
 // heatLayout is the heat map's size and where its parts go, measured once
@@ -267,6 +268,7 @@ type heatLayout struct {
 	colFieldH, colLabelH  vg.Length
 	barH, tickLabelW      vg.Length
 	barLabelW             vg.Length
+	shift                 vg.Length // of the grid and colour bar, centring them in a heat map widened to heatMinW
 	title, caption        []string
 	titleH, captionLineH  vg.Length
 	scale                 colourScale
@@ -317,6 +319,11 @@ func (h *HeatMap) layout() heatLayout {
 	}
 	l.gridLeft = pad + l.rowFieldW + l.rowLabelW + gap
 	l.w = l.gridLeft + gridW + barGap + barWidth + barTickLen + gap + l.tickLabelW + gap + l.barLabelW + pad
+	if l.w < heatMinW {
+		l.shift = (heatMinW - l.w) / 2
+		l.gridLeft += l.shift
+		l.w = heatMinW
+	}
 
 	top := pad
 	if h.Title != "" {
@@ -411,7 +418,7 @@ func (h *HeatMap) draw(dc draw.Canvas, l heatLayout) {
 	if h.RowField != "" {
 		rot := l.axis
 		rot.Rotation = math.Pi / 2
-		place(dc, rot, h.RowField, left+pad, gridT-gridH/2, 0, 0.5)
+		place(dc, rot, h.RowField, left+pad+l.shift, gridT-gridH/2, 0, 0.5)
 	}
 	for i, r := range h.Rows {
 		place(dc, l.label, r, gridL-gap, gridT-(vg.Length(i)+0.5)*l.ch, 1, 0.5)
@@ -482,7 +489,7 @@ func (h *HeatMap) draw(dc draw.Canvas, l heatLayout) {
 	if len(l.barLabel) > 0 {
 		rot := l.axis
 		rot.Rotation = math.Pi / 2
-		place(dc, rot, strings.Join(l.barLabel, "\n"), dc.Max.X-pad, barB+l.barH/2, 1, 0.5)
+		place(dc, rot, strings.Join(l.barLabel, "\n"), dc.Max.X-pad-l.shift, barB+l.barH/2, 1, 0.5)
 	}
 
 	for i, line := range l.caption {

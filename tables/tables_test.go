@@ -236,7 +236,9 @@ func TestValidate(t *testing.T) {
 		{func(s *Spec) { s.Pool = []string{"dataset", "dataset"} }, `key "pool[1]" repeats "dataset"`},
 		{func(s *Spec) { s.SDFrom = "mse_sq" }, `key "sd_from" needs value = "sd"`},
 		{func(s *Spec) { s.Value, s.SDFrom = "sd", "mse" }, `key "sd_from" is the table's metric itself`},
-		{func(s *Spec) { s.Columns, s.Metric, s.Metrics, s.Value, s.SDFrom = "metric", "", []string{"mse"}, "sd", "sq" }, `key "sd_from" names one companion metric`},
+		{func(s *Spec) {
+			s.Columns, s.Metric, s.Metrics, s.Value, s.SDFrom = "metric", "", []string{"mse"}, "sd", "sq"
+		}, `key "sd_from" names one companion metric`},
 		{func(s *Spec) { s.Heatmap, s.Best, s.BestOnly = true, "min", true }, `key "heatmap" has no values to colour with best_only = true`},
 		{func(s *Spec) { s.Heatmap, s.Columns, s.Metric, s.Metrics = true, "metric", "", []string{"mse", "abs"} }, `key "heatmap" colours every cell on one scale`},
 		{func(s *Spec) { s.Digits = 18 }, `key "digits" must be 1 to 17`},
