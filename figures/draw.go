@@ -150,7 +150,11 @@ func (f *Figure) layout() layout {
 	if f.Categories != nil {
 		// Each category takes an equal share, wide enough for its label
 		// and for its points side by side.
-		widest := catPerPoint * vg.Length(float64(len(f.Series))/catSpread)
+		per := catPerPoint
+		if spec.boxed() {
+			per = boxPerPoint
+		}
+		widest := per * vg.Length(float64(len(f.Series))/catSpread)
 		for _, c := range f.Categories {
 			widest = max(widest, tick.Width(c)+minLabelGap)
 		}
@@ -540,6 +544,12 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 				errs = append(errs, struct{ Low, High float64 }{pt.Mean - pt.Lo, pt.Hi - pt.Mean})
 			}
 		}
+		if spec.boxed() {
+			f.addBoxes(p, s, off)
+			f.addTheory(p, s, off)
+			f.addMeasured(p, s.Style, xs)
+			continue
+		}
 		if spec.banded() {
 			band, err := NewBand(x, lo, hi)
 			if err != nil {
@@ -575,7 +585,13 @@ func (f *Figure) addTheory(p *plot.Plot, s Series, off float64) {
 		if f.Categories != nil {
 			r = min(r, 0.5*f.catRoom) // wider than the marker, within the point's room
 		}
-		p.Add(&plotter.Scatter{XYs: ts, GlyphStyle: draw.GlyphStyle{Radius: r, Shape: dashGlyph{s.Style}}})
+		var shape draw.GlyphDrawer = dashGlyph{s.Style}
+		if f.Spec.boxed() {
+			// Across the box, a little beyond it, in near-black: the
+			// series' colour would vanish into its median line.
+			r, shape = f.boxHalf()+vg.Points(3), boxTheoryGlyph{}
+		}
+		p.Add(&plotter.Scatter{XYs: ts, GlyphStyle: draw.GlyphStyle{Radius: r, Shape: shape}})
 		return
 	}
 	p.Add(&plotter.Line{XYs: ts, LineStyle: theoryLine(s.Style)})
@@ -668,6 +684,10 @@ func (f *Figure) legend() plot.Legend {
 			thumbs = append(thumbs, &Band{Color: bandColor(i)})
 		}
 		thumbs = append(thumbs, thumbnail(func(c *draw.Canvas) {
+			if f.Spec.boxed() {
+				boxThumbnail(i, c, c.Center())
+				return
+			}
 			y := c.Center().Y
 			if theory {
 				ty := y - vg.Points(3.5)
@@ -771,6 +791,12 @@ func (f *Figure) caption() []string {
 	}
 	var line string
 	switch {
+	case spec.boxed():
+		w := "Boxes: "
+		if spec.YLabel != "" {
+			w += spec.YLabel + ", "
+		}
+		line = f.boxCaption(w, trials)
 	case f.MaxCount == 1: // computed values (the theory kind) or single runs
 		line = fmt.Sprintf("%s%s, one value per point (no repeated trials, no CI).", what, metricClause(spec.Metric))
 	case f.Constant == points:
@@ -792,7 +818,9 @@ func (f *Figure) caption() []string {
 		line = fmt.Sprintf("%s%s, with its 95%% CI (%s).", what, metricWhat(spec.Metric, trials), ci)
 	}
 	if f.hasTheory() {
-		if f.Categories != nil {
+		if spec.boxed() {
+			line += " Dark dashes across the boxes: theory (the expected value)."
+		} else if f.Categories != nil {
 			line += " Short dashes: theory (the expected value), in the series' colour and dashes."
 		} else {
 			line += " Dashed lines: theory (the expected value), in the series' colour and dashes."
@@ -803,7 +831,11 @@ func (f *Figure) caption() []string {
 		lines = append(lines, fmt.Sprintf("Quick scale (--quick): the spec's [quick] n and trials (%s), a check of the pipeline, not the paper's scale; run without --quick for the paper's figure.", trials))
 	}
 	if f.Categories != nil && len(f.Series) > 1 {
-		lines = append(lines, "The x axis is categorical: each category's points are spread sideways by series, not joined by lines.")
+		marks := "points"
+		if spec.boxed() {
+			marks = "boxes"
+		}
+		lines = append(lines, "The x axis is categorical: each category's "+marks+" are spread sideways by series, not joined by lines.")
 	}
 	if f.ratio() {
 		lines = append(lines, fmt.Sprintf("Lower panels: each series' mean divided by that of %s at the same x (theory by theory, dashed), without CI.",
@@ -837,10 +869,10 @@ func (f *Figure) caption() []string {
 		lines = append(lines, ref+".")
 	}
 	var notes []string
-	if f.NoCI > 0 && f.MaxCount > 1 {
+	if f.NoCI > 0 && f.MaxCount > 1 && !spec.boxed() {
 		notes = append(notes, fmt.Sprintf("%s without a CI (fewer than 2 trials)", plural(f.NoCI, "point")))
 	}
-	if f.Constant > 0 && f.Constant < points {
+	if f.Constant > 0 && f.Constant < points && !spec.boxed() {
 		notes = append(notes, fmt.Sprintf("%s without a CI (the same value in every trial, sd = 0)", plural(f.Constant, "point")))
 	}
 	if f.Dropped > 0 {

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/ldpbench/ldpbench/results"
 )
@@ -20,6 +21,20 @@ func pool(summaries []results.Summary, spec Spec) ([]results.Summary, error) {
 		return nil, fmt.Errorf("figure %q: %w", spec.Name, err)
 	}
 	return out, nil
+}
+
+// unpooledFilter is the spec's filter without the pooled fields: pool
+// applied it, and a pooled field now reads PooledValue, which a filter on
+// it would drop.
+func unpooledFilter(spec Spec) map[string][]string {
+	if len(spec.Pool) == 0 {
+		return spec.Filter
+	}
+	out := maps.Clone(spec.Filter)
+	for _, f := range spec.Pool {
+		delete(out, f)
+	}
+	return out
 }
 
 // validPoolField reports whether f can be pooled.

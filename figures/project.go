@@ -91,6 +91,10 @@ type Series struct {
 type Point struct {
 	X, Mean, Lo, Hi float64
 	Constant        bool
+	// Box is the five-number summary of the trial values, for a box plot
+	// (Spec.Style = "box"; nil otherwise), whose Lo and Hi are NaN: it
+	// draws no CI.
+	Box *Box
 }
 
 // An XY is a point of a theory line.
@@ -129,6 +133,7 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	filter := unpooledFilter(spec)
 	fig := &Figure{Spec: spec}
 	panels := map[string]int{}
 	series := map[string]int{}
@@ -145,7 +150,7 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		if !slices.Contains(metrics, s.Metric) {
 			metrics = append(metrics, s.Metric)
 		}
-		if s.Metric != spec.Metric || !keep(s, spec.Filter) {
+		if s.Metric != spec.Metric || !keep(s, filter) {
 			continue
 		}
 		cell := s.Cell().Key()
@@ -222,6 +227,13 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			sd := float64(s.SD)
 			pt.Lo, pt.Hi = pt.Mean-sd, pt.Mean+sd
 		}
+		if spec.boxed() {
+			b, err := boxOf(s)
+			if err != nil {
+				return nil, errorf("key \"style\": %w", err)
+			}
+			pt.Box, pt.Lo, pt.Hi = b, math.NaN(), math.NaN()
+		}
 		ser.Points = append(ser.Points, pt)
 		if spec.Theory && s.Theory.Known() {
 			ser.Theory = append(ser.Theory, XY{x, float64(s.Theory)})
@@ -285,6 +297,7 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 			slices.SortStableFunc(s.Theory, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
 		}
 		fig.guard(p)
+		fig.guardBoxes(p)
 	}
 	fig.Panels = slices.DeleteFunc(fig.Panels, func(p Panel) bool {
 		if len(p.Series) == 0 {

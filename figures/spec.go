@@ -84,6 +84,14 @@ type Spec struct {
 	// paper's "shaded band = pooled std"), in place of the 95% CI: it shows
 	// the spread of the values, not the uncertainty of the mean.
 	Spread string `toml:"spread"`
+	// Style is how the measured values are drawn: "points" (the default:
+	// the mean with its CI) or "box" (StyleBox: per category and series, a
+	// box from the first to the third quartile of the trial values, a line
+	// at the median, whiskers to the min and max, the mean as a marker), in
+	// place of a paper's violin plots. A box plot needs a categorical x and
+	// the quantiles of summary.csv, so no pool, band, spread, lines_only or
+	// ratio_to.
+	Style string `toml:"style"`
 }
 
 // A Reference is a line of values printed in a paper (not measured here),
@@ -233,6 +241,23 @@ func (s Spec) Validate() error {
 	}
 	if s.Spread != "" && s.categorical() {
 		bad("spread", "cannot go with a categorical x: a band joins the categories")
+	}
+	switch {
+	case s.Style != "" && s.Style != StylePoints && s.Style != StyleBox:
+		bad("style", "is %q; it takes \"points\" (the default) or \"box\"", s.Style)
+	case s.Style != StyleBox:
+	case !s.categorical():
+		bad("style", "\"box\" needs a categorical x (x_categorical = true or categories): a box per category and series")
+	case s.Band:
+		bad("style", "\"box\" cannot go with band = true: the boxes and whiskers are the spread, and no CI is drawn")
+	case s.Spread != "":
+		bad("style", "\"box\" cannot go with spread = %q: the boxes and whiskers are the spread", s.Spread)
+	case s.LinesOnly:
+		bad("style", "\"box\" cannot go with lines_only = true: boxes are not lines")
+	case s.RatioTo != "":
+		bad("style", "\"box\" cannot go with ratio_to = %q: a ratio of means has no quartiles", s.RatioTo)
+	case len(s.Pool) > 0 || s.SDFrom != "":
+		bad("style", "\"box\" cannot go with pool or sd_from: the quartiles of pooled cells are not known from the cells'")
 	}
 	if s.RatioTo != "" && s.Series == "" {
 		bad("ratio_to", "is %q, but the figure has no series field", s.RatioTo)
