@@ -40,6 +40,13 @@
 // series divided by a named one, under each panel, for curves a few
 // percent apart.
 //
+// On a categorical x, style = "box" (Spec.Style) draws the distribution
+// of the trial values instead of their mean: per category and series a box
+// from the first to the third quartile, the median, whiskers to the min
+// and max and the mean as a marker, from the quantiles of summary.csv (in
+// place of a paper's violin plots). RenderHeatMap draws a table (package
+// tables, heatmap = true) as a grid of coloured, annotated cells.
+//
 // A spec's references (Reference) are values printed in a paper, drawn
 // beside the measurements as hollow diamonds on a dotted line, in the
 // colour of the series they belong to and under their own label in the

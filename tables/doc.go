@@ -7,10 +7,16 @@
 // dataset, metric or a params key) and a field whose values make the
 // columns, the metric whose summaries fill the cells (or, when the rows or
 // columns field is "metric", the list of metrics), and filters the
-// summaries by field values. Each cell is the mean over trials (or the
-// theory value, value = "theory") rounded to a number of significant
+// summaries by field values. Each cell is the mean over trials (value =
+// "mean", the default), the SD of the trial values (value = "sd") or the
+// theory value (value = "theory"), rounded to a number of significant
 // digits; a cell no summary fills is left empty. Two summaries that fall
-// in the same cell are an error, as for a figure: filter them apart.
+// in the same cell are an error, as for a figure: filter them apart, or
+// pool them: pool = ["dataset"] merges the cells that differ only in the
+// listed fields as Raab et al. pool over datasets (results.Pool: the mean
+// and SD of every trial value behind them), and sd_from names a per-trial
+// mean of squares whose pooled mean gives the SD of every value a trial
+// averages (their Tables 8–10: the std over datasets × runs × groups).
 //
 // Two options make the tables of the papers that say "which is best for
 // which ε": best = "min" (or "max") adds a column naming the column with
@@ -20,6 +26,15 @@
 // numeric order of a numeric rows field) whose cells are all equal into one
 // row labelled "first – last", so that a fine ε grid becomes the paper's
 // few ε ranges (Baek & Chung's Tables 1 and 2, runs/noutput-tables.toml).
+// With best, the Markdown file prints the best cell of each row in bold,
+// as the papers do.
+//
+// heatmap = true also draws the table as a heat map, <name>.svg and
+// <name>.png (figures.RenderHeatMap): cells coloured on a log scale when
+// every value is > 0, each annotated with its text, the best of each row
+// outlined, a colour bar with labelled decades. A table made from a quick
+// run (results.Summary.Quick) says so (QuickNote) in the Markdown file and
+// in the heat map's title.
 //
 // In a spec:
 //
@@ -34,6 +49,18 @@
 //	best_only = true                    # only that column
 //	ranges = true                       # runs of equal rows as "first – last"
 //	labels = { best = "best mechanism" } # headers in the Markdown file
+//
+//	[[tables]]                          # Raab et al.'s Table 8 (d = 2)
+//	name = "table8-std-d2"
+//	metric = "scaled_abs_error"
+//	rows = "eps"
+//	columns = "split"
+//	filter = { groups = ["2"] }
+//	pool = ["shape"]                    # over the four synthetic data shapes
+//	value = "sd"                        # the pooled SD ...
+//	sd_from = "scaled_abs_error_sq"     # ... over datasets × runs × groups
+//	digits = 3
+//	heatmap = true                      # table8-std-d2.svg and .png
 //
 // Every key is checked (Spec.Validate) and every error names the table and
 // the key. The Markdown file ends with a line that says what the cells are.
