@@ -7,16 +7,30 @@ import (
 )
 
 // Dataset is one attribute, or rows of Dims attributes, on the mechanism
-// domain [-1, 1] together with its provenance.
+// domain [-1, 1] together with its provenance; or, for a grouped dataset
+// (Groups not nil), one raw attribute with each user's group.
 type Dataset struct {
 	// Name is the dataset's name in specs, result rows and the catalogue.
 	Name string
 	// Values are the normalised values, each in [-1, 1]: for Dims > 1, row i
-	// is Values[i·Dims : (i+1)·Dims] (row-major).
+	// is Values[i·Dims : (i+1)·Dims] (row-major). In a grouped dataset they
+	// are the raw values, not normalised: the truth of group means is
+	// computed on the raw data, and Grouped scales them with the declared
+	// fixed range (paper 002, App. C).
 	Values []float64
+	// Groups, for a grouped dataset (a file spec with group_column, or a
+	// stand-in), holds each row's group, an index into GroupLabels; nil
+	// otherwise. See Grouped.
+	Groups []int32
+	// GroupLabels names the groups, in sorted label order (numerically when
+	// every label is a number, else by bytes: MIMIC's categories
+	// alphabetically, as paper 002's Table 7); nil when ungrouped.
+	GroupLabels []string
 	// Dims is the number of attributes per row; 0 means 1.
 	Dims int
-	// Normalisation records how raw values were mapped onto [-1, 1].
+	// Normalisation records how raw values were mapped onto [-1, 1]; for a
+	// grouped dataset, the fixed range [Lo, Hi] that Grouped applies (not
+	// yet applied to Values), Clipped counting the values outside it.
 	Normalisation Normalisation
 	// Source says where the raw values came from, for example
 	// "synthetic beta(a=3,b=2) n=1000000 seed=7" or
