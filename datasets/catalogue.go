@@ -7,7 +7,7 @@ import "strings"
 // base name and are located with Find when built. The slice is fresh on every
 // call, so callers may modify it.
 func Catalogue() []Spec {
-	return []Spec{
+	cat := []Spec{
 		{Name: "beta32", Source: SourceBeta, A: 3, B: 2,
 			Description: "Beta(3,2) mapped by 2u-1 (paper 000; population mean 0.2, variance 0.16)"},
 		{Name: "beta25", Source: SourceBeta, A: 2, B: 5,
@@ -34,7 +34,16 @@ func Catalogue() []Spec {
 			Description: "UCI Statlog Shuttle test split, column 0 (14,500 rows, 27-123), min-max"},
 		taxiPickup2018,
 		sfTotalCompensation,
+		// Grouped data (paper 002's group means): raw values, each with
+		// its class as the group, on a fixed range.
+		{Name: "magic-fAlpha-by-class", Source: SourceFile, Path: "magic04.data", Column: 8, Sep: ",",
+			GroupColumn: ColumnAt(10), Lo: 0, Hi: 90,
+			Description: "UCI MAGIC Gamma Telescope fAlpha (degrees, fixed range [0, 90]) grouped by class g (12,332) / h (6,688)"},
+		{Name: "shuttle-col0-by-class", Source: SourceFile, Path: "shuttle.tst", Column: 0, Sep: SepWhitespace,
+			GroupColumn: ColumnAt(9), Lo: 20, Hi: 130,
+			Description: "UCI Statlog Shuttle test split, column 0 (27-123; fixed range [20, 130], an ldpbench choice) grouped by class 1-7 (11,478 / 13 / 39 / 2,155 / 809 / 4 / 2)"},
 	}
+	return cat
 }
 
 // taxiPickup2018 is paper 004's Taxi data (datasets.md §3.3, a documented

@@ -41,20 +41,45 @@ func TestCatalogue(t *testing.T) {
 		if d.Name != s.Name || d.Substitute != s.Substitute || d.Len() != 1000 {
 			t.Errorf("%s: built %q, substitute %v, %d values", s.Name, d.Name, d.Substitute, d.Len())
 		}
-		for i, x := range d.Values {
+		values := d.Values
+		if grouped := s.GroupColumn.Set; grouped != (d.Groups != nil) {
+			t.Errorf("%s: spec grouped %v, dataset has groups %v", s.Name, grouped, d.Groups != nil)
+		}
+		if d.Groups != nil {
+			// A grouped dataset keeps raw values inside its declared range;
+			// the mechanisms see them through Grouped's scaling.
+			nm := d.Normalisation
+			for i, x := range d.Values {
+				if !(x >= nm.Lo && x <= nm.Hi) {
+					t.Errorf("%s: raw value %d = %v outside its range [%v, %v]", s.Name, i, x, nm.Lo, nm.Hi)
+					break
+				}
+			}
+			g, err := d.Grouped(nm.Lo, nm.Hi)
+			if err != nil {
+				t.Errorf("%s: %v", s.Name, err)
+				continue
+			}
+			values = make([]float64, g.Len())
+			g.Scaled(values)
+		}
+		for i, x := range values {
 			if !(x >= -1 && x <= 1) {
 				t.Errorf("%s: value %d = %v outside [-1, 1]", s.Name, i, x)
 				break
 			}
 		}
 	}
-	for _, want := range []string{"beta32", "beta25", "beta-sin", "gaussian-mu0", "gaussian-mu1", "uniform", "magic-fLength", "magic-fAlpha", "shuttle-col0"} {
+	for _, want := range []string{"beta32", "beta25", "beta-sin", "gaussian-mu0", "gaussian-mu1", "uniform", "magic-fLength", "magic-fAlpha", "shuttle-col0",
+		"magic-fAlpha-by-class", "shuttle-col0-by-class"} {
 		if !names[want] {
 			t.Errorf("catalogue lacks %q", want)
 		}
 	}
-	if s, _ := Lookup("beta-sin"); !s.Substitute {
-		t.Error("beta-sin is not marked as a substitute")
+	for _, name := range []string{"beta-sin"} {
+		if s, _ := Lookup(name); !s.Substitute {
+			t.Errorf("%s is not marked as a substitute", name)
+		}
 	}
 
 	// Callers may modify the returned slice.

@@ -74,6 +74,8 @@ func ExampleLookup() {
 	// shuttle-col0 file
 	// taxi file
 	// retirement file
+	// magic-fAlpha-by-class file
+	// shuttle-col0-by-class file
 	// true 1 0.25
 }
 
@@ -130,4 +132,22 @@ func ExampleSyntheticGrouped() {
 	// [10000 10000] [0 1]
 	// [33.3333 66.6667]
 	// user 0: group 1, raw 66.6667, scaled 0.3333
+}
+
+// A UCI file with its class column as the groups: the values stay raw, and
+// the grouped view scales them with the declared fixed range.
+func ExampleDataset_Grouped() {
+	spec := datasets.Spec{Name: "magic-fAlpha-by-class", Source: datasets.SourceFile, Path: "magic04.data", Sep: ",",
+		Column: 8, GroupColumn: datasets.ColumnAt(10), Lo: 0, Hi: 90}
+	d, err := spec.Build(0, nil)
+	if err != nil {
+		log.Print(err) // magic04.data not fetched: `make data`
+		return
+	}
+	g, err := d.Grouped(0, 90)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.Labels, g.Sizes())
+	fmt.Printf("%.2f\n", g.Means())
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"unicode/utf8"
 )
 
 // SepWhitespace is the separator name for files whose fields are separated by
@@ -63,6 +64,43 @@ type fileLayout struct {
 // nil, vets every parsed value; its error is reported with file, line and
 // column like a parse error.
 func loadColumn(path string, column int, sep string, limit int, check func(float64) error, layout fileLayout) ([]float64, error) {
+	return loadRows(path, column, sep, limit, check, layout, nil)
+}
+
+// groupSink collects the group label of every row loadRows keeps: the
+// trimmed field of column, interned in first-seen order (ids index labels).
+type groupSink struct {
+	column int
+	// max is the most distinct labels accepted (MaxGroups in Build).
+	max    int
+	ids    map[string]int32
+	labels []string
+	rows   []int32
+}
+
+// loadGrouped reads every row of the file (no limit: the groups of a
+// dataset are the labels of all its rows, whatever prefix is used later)
+// with the value of column and the label of groupColumn. rows[i] indexes
+// labels, which are in first-seen order. On top of loadColumn's rules, per
+// data line and in this order: the group field must exist; a row whose
+// value or group field equals layout.missing is dropped; a label must be
+// non-empty, valid UTF-8 and free of control characters; past maxGroups
+// distinct labels the file is refused (a continuous column named as the
+// group column would otherwise make a group per user).
+func loadGrouped(path string, column, groupColumn int, sep string, check func(float64) error, layout fileLayout, maxGroups int) (values []float64, rows []int32, labels []string, err error) {
+	if groupColumn < 0 {
+		return nil, nil, nil, fmt.Errorf("%s: group column must be >= 0, got %d", path, groupColumn)
+	}
+	gs := &groupSink{column: groupColumn, max: maxGroups, ids: make(map[string]int32)}
+	values, err = loadRows(path, column, sep, 0, check, layout, gs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return values, gs.rows, gs.labels, nil
+}
+
+// loadRows is loadColumn, and with gs not nil also the group labels.
+func loadRows(path string, column int, sep string, limit int, check func(float64) error, layout fileLayout, gs *groupSink) ([]float64, error) {
 	if column < 0 {
 		return nil, fmt.Errorf("%s: column must be >= 0, got %d", path, column)
 	}
@@ -107,7 +145,18 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 			}
 			return nil, fmt.Errorf("%s:%d: column %d missing: line has %s (columns 0-%d)", path, line, column, plural(nf, "field"), nf-1)
 		}
-		if layout.missing != "" && string(field) == layout.missing {
+		var label []byte
+		if gs != nil {
+			var gnf int
+			label, gnf, ok = split(b, gs.column)
+			if !ok {
+				if gnf == 0 {
+					return nil, fmt.Errorf("%s:%d: group column %d missing: line has no fields", path, line, gs.column)
+				}
+				return nil, fmt.Errorf("%s:%d: group column %d missing: line has %s (columns 0-%d)", path, line, gs.column, plural(gnf, "field"), gnf-1)
+			}
+		}
+		if layout.missing != "" && (string(field) == layout.missing || (gs != nil && string(label) == layout.missing)) {
 			continue
 		}
 		s := string(field)
@@ -120,6 +169,11 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 		case !finite(x):
 			return nil, fmt.Errorf("%s:%d: column %d (field %d): %q is not a finite number", path, line, column, column+1, s)
 		}
+		if gs != nil {
+			if why := badLabel(label); why != "" {
+				return nil, fmt.Errorf("%s:%d: group column %d (field %d): label %q %s", path, line, gs.column, gs.column+1, label, why)
+			}
+		}
 		if layout.keep && !(x >= layout.keepLo && x <= layout.keepHi) {
 			continue
 		}
@@ -127,6 +181,18 @@ func loadColumn(path string, column int, sep string, limit int, check func(float
 			if cerr := check(x); cerr != nil {
 				return nil, fmt.Errorf("%s:%d: column %d (field %d): %v", path, line, column, column+1, cerr)
 			}
+		}
+		if gs != nil {
+			id, seen := gs.ids[string(label)]
+			if !seen {
+				if len(gs.labels) == gs.max {
+					return nil, fmt.Errorf("%s:%d: group column %d (field %d): more than %d distinct labels; is it a class column?", path, line, gs.column, gs.column+1, gs.max)
+				}
+				id = int32(len(gs.labels))
+				gs.ids[string(label)] = id
+				gs.labels = append(gs.labels, string(label))
+			}
+			gs.rows = append(gs.rows, id)
 		}
 		out = append(out, x)
 		if limit > 0 && len(out) == limit {
@@ -200,6 +266,21 @@ func sepField(line []byte, col int, sep byte) ([]byte, int, bool) {
 		}
 		line = line[j+1:]
 	}
+}
+
+// badLabel says why a group label is refused ("is empty", "holds a control
+// character", "is not valid UTF-8"), or "" if it is fine: labels name groups
+// in result rows and figures.
+func badLabel(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return "is empty"
+	case !utf8.Valid(b):
+		return "is not valid UTF-8"
+	case bytes.ContainsFunc(b, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):
+		return "holds a control character"
+	}
+	return ""
 }
 
 func plural(n int, noun string) string {

@@ -13,9 +13,11 @@ import (
 )
 
 // FuzzLoadColumn feeds the data-file loader (loadColumn, behind LoadColumn
-// and every file dataset's Build) arbitrary file contents, columns,
-// separators and layouts (header, missing marker, rows limit, keep window,
-// a value limit and a value check as Build's fixed range is), and checks:
+// and every file dataset's Build; loadGrouped when a group column is given,
+// behind grouped file datasets) arbitrary file contents, columns, group
+// columns, separators and layouts (header, missing marker, rows limit, keep
+// window, a value limit and a value check as Build's fixed range is, a bound
+// on the number of groups), and checks:
 //
 //   - it never panics;
 //   - what it accepts is at least one value, every one finite, no more than
@@ -25,7 +27,10 @@ import (
 //     (no raw control character or invalid UTF-8);
 //   - values and errors agree with refLoadColumn, a plain re-implementation
 //     of LoadColumn's documented rules (strings.Split over whole lines): the
-//     same values, or an error at the same line.
+//     same values, or an error at the same line;
+//   - with a group column: every row's label is the reference's, labels are
+//     distinct, non-empty and numbered in first-seen order, and there are
+//     no more than the bound.
 //
 // Seeds: the first lines of the two real files in ../shared/data
 // (magic04.data, comma-separated; shuttle.tst, whitespace) as literals, and
@@ -38,6 +43,8 @@ func FuzzLoadColumn(f *testing.F) {
 	type seed struct {
 		content          string
 		column           int
+		grouped          bool // with a group column
+		group, maxGroups int
 		sep              string
 		header           bool
 		missing          string
@@ -72,18 +79,45 @@ func FuzzLoadColumn(f *testing.F) {
 		{content: "1,2\n", column: -1, sep: ","},
 		{content: "1,2\n", column: 0, sep: ",,"},
 		{content: "1#2\n3#4\n", column: 1, sep: "#"},
+		// Group columns: the class columns of the two files, a missing
+		// marker in either column, labels that must be refused, a bound on
+		// the number of groups.
+		{grouped: true, content: magic, column: 8, group: 10, sep: ","},
+		{grouped: true, content: magic, column: 8, group: 10, sep: ",", maxGroups: 1},
+		{grouped: true, content: magic, column: 8, group: 11, sep: ","},
+		{grouped: true, content: shuttle, column: 0, group: 9, sep: "", keep: true, keepLo: 50, keepHi: 60},
+		{grouped: true, content: shuttle, column: 0, group: 9, sep: "", check: true, checkLo: 0, checkHi: 52},
+		{grouped: true, content: "1,a\n2,?\n?,b\n4,b\n", column: 0, group: 1, sep: ",", missing: "?"},
+		{grouped: true, content: "1,a\n2,\n", column: 0, group: 1, sep: ","},
+		{grouped: true, content: "1,a\n2,b\x1bc\n3,\xff\n", column: 0, group: 1, sep: ","},
+		{grouped: true, content: "1,x\n2,y\n3,z\n4,x\n", column: 0, group: 1, sep: ",", maxGroups: 2},
+		{grouped: true, content: "1 a\n2\n", column: 0, group: 1, sep: ""},
+		{grouped: true, content: "1,1\n", column: 0, group: 0, sep: ","},
 	} {
-		f.Add([]byte(s.content), s.column, s.sep, s.header, s.missing, s.rows, s.limit,
+		group := -1
+		if s.grouped {
+			group = s.group
+		}
+		f.Add([]byte(s.content), s.column, group, s.maxGroups, s.sep, s.header, s.missing, s.rows, s.limit,
 			s.keep, s.keepLo, s.keepHi, s.check, s.checkLo, s.checkHi)
 	}
 	path := filepath.Join(f.TempDir(), "data.csv")
-	f.Fuzz(func(t *testing.T, content []byte, column int, sep string, header bool, missing string,
+	f.Fuzz(func(t *testing.T, content []byte, column, group, maxGroups int, sep string, header bool, missing string,
 		rows, limit int, keep bool, keepLo, keepHi float64, check bool, checkLo, checkHi float64) {
 		if column > 64 {
 			column %= 64
 		}
 		if column < -1 {
 			column = -1
+		}
+		if group > 64 {
+			group %= 64
+		}
+		if group < -1 {
+			group = -1
+		}
+		if maxGroups < 1 || maxGroups > MaxGroups {
+			maxGroups = MaxGroups
 		}
 		if rows < 0 || limit < 0 {
 			return
@@ -102,9 +136,25 @@ func FuzzLoadColumn(f *testing.F) {
 		if err := os.WriteFile(path, content, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := loadColumn(path, column, sep, limit, checkFn, layout)
-		want, wantLine, wantErr := refLoadColumn(string(content), column, sep, limit, checkFn, layout)
-		in := fmt.Sprintf("loadColumn(%q, column %d, sep %q, limit %d, check %v, %+v)", content, column, sep, limit, check, layout)
+		var (
+			got      []float64
+			err      error
+			ids      []int32
+			labels   []string
+			in       string
+			refGroup = -1
+		)
+		if group >= 0 && column >= 0 {
+			// A grouped load reads every row: no limit.
+			limit = 0
+			refGroup = group
+			got, ids, labels, err = loadGrouped(path, column, group, sep, checkFn, layout, maxGroups)
+			in = fmt.Sprintf("loadGrouped(%q, column %d, group %d, sep %q, check %v, %+v, max %d)", content, column, group, sep, check, layout, maxGroups)
+		} else {
+			got, err = loadColumn(path, column, sep, limit, checkFn, layout)
+			in = fmt.Sprintf("loadColumn(%q, column %d, sep %q, limit %d, check %v, %+v)", content, column, sep, limit, check, layout)
+		}
+		want, wantLabels, wantLine, wantErr := refLoadColumn(string(content), column, refGroup, maxGroups, sep, limit, checkFn, layout)
 
 		if err != nil {
 			msg := err.Error()
@@ -153,6 +203,34 @@ func FuzzLoadColumn(f *testing.F) {
 				t.Fatalf("%s = %v; the reference reads %v", in, got, want)
 			}
 		}
+		if refGroup < 0 {
+			return
+		}
+		if len(ids) != len(got) || len(labels) > maxGroups {
+			t.Fatalf("%s: %d groups for %d values, %d labels (bound %d)", in, len(ids), len(got), len(labels), maxGroups)
+		}
+		next := int32(0) // ids are given in first-seen order
+		seen := map[string]bool{}
+		for i, id := range ids {
+			if id < 0 || int(id) >= len(labels) || id > next {
+				t.Fatalf("%s: row %d has group %d of %d (next new id %d)", in, i, id, len(labels), next)
+			}
+			if id == next {
+				next++
+			}
+			if labels[id] != wantLabels[i] {
+				t.Fatalf("%s: row %d label %q; the reference reads %q", in, i, labels[id], wantLabels[i])
+			}
+		}
+		for _, l := range labels {
+			if seen[l] || l == "" || unprintable(l) != "" {
+				t.Fatalf("%s: label %q repeated, empty or unprintable in %q", in, l, labels)
+			}
+			seen[l] = true
+		}
+		if int(next) != len(labels) {
+			t.Fatalf("%s: %d labels, %d used", in, len(labels), next)
+		}
 	})
 }
 
@@ -172,12 +250,12 @@ func unprintable(s string) string {
 	return ""
 }
 
-// refLoadColumn is what LoadColumn's documentation says, written plainly:
-// the values, or the 1-based line at fault (0 for a problem of the whole
-// file) and an error.
-func refLoadColumn(content string, column int, sep string, limit int, check func(float64) error, l fileLayout) ([]float64, int, error) {
+// refLoadColumn is what LoadColumn's and loadGrouped's documentation says,
+// written plainly: the values and, when group ≥ 0, each row's label; or the
+// 1-based line at fault (0 for a problem of the whole file) and an error.
+func refLoadColumn(content string, column, group, maxGroups int, sep string, limit int, check func(float64) error, l fileLayout) ([]float64, []string, int, error) {
 	if column < 0 {
-		return nil, 0, errors.New("negative column")
+		return nil, nil, 0, errors.New("negative column")
 	}
 	var fields func(line string) []string
 	switch {
@@ -194,13 +272,15 @@ func refLoadColumn(content string, column int, sep string, limit int, check func
 			return fs
 		}
 	default:
-		return nil, 0, errors.New("bad separator")
+		return nil, nil, 0, errors.New("bad separator")
 	}
 	lines := strings.Split(content, "\n")
 	if strings.HasSuffix(content, "\n") || content == "" {
 		lines = lines[:len(lines)-1]
 	}
 	var out []float64
+	var labels []string
+	distinct := map[string]bool{}
 	header, data := l.header, 0
 	for i, line := range lines {
 		n := i + 1
@@ -218,32 +298,51 @@ func refLoadColumn(content string, column int, sep string, limit int, check func
 		data++
 		fs := fields(line)
 		if column >= len(fs) {
-			return nil, n, errors.New("column missing")
+			return nil, nil, n, errors.New("column missing")
 		}
-		if l.missing != "" && fs[column] == l.missing {
+		if group >= len(fs) {
+			return nil, nil, n, errors.New("group column missing")
+		}
+		label := ""
+		if group >= 0 {
+			label = fs[group]
+		}
+		if l.missing != "" && (fs[column] == l.missing || (group >= 0 && label == l.missing)) {
 			continue
 		}
 		x, err := strconv.ParseFloat(fs[column], 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, n, fmt.Errorf("%q: not a finite number", fs[column])
+			return nil, nil, n, fmt.Errorf("%q: not a finite number", fs[column])
+		}
+		if group >= 0 && (label == "" || !utf8.ValidString(label) || strings.ContainsFunc(label, func(r rune) bool {
+			return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)
+		})) {
+			return nil, nil, n, fmt.Errorf("label %q refused", label)
 		}
 		if l.keep && !(x >= l.keepLo && x <= l.keepHi) {
 			continue
 		}
 		if check != nil {
 			if err := check(x); err != nil {
-				return nil, n, err
+				return nil, nil, n, err
 			}
 		}
+		if group >= 0 && !distinct[label] {
+			if len(distinct) == maxGroups {
+				return nil, nil, n, errors.New("too many labels")
+			}
+			distinct[label] = true
+		}
 		out = append(out, x)
+		labels = append(labels, label)
 		if limit > 0 && len(out) == limit {
-			return out, 0, nil
+			return out, labels, 0, nil
 		}
 	}
 	if len(out) == 0 {
-		return nil, 0, errors.New("no data rows")
+		return nil, nil, 0, errors.New("no data rows")
 	}
-	return out, 0, nil
+	return out, labels, 0, nil
 }
 
 // TestLoadColumnNoFields: a line of blanks other than spaces and tabs has

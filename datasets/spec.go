@@ -48,7 +48,8 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 //	gaussian   mu, sigma (> 0), lo, hi           [lo, hi]            lo = −1, hi = 1 (when both are 0)
 //	uniform    lo, hi                            [lo, hi]            lo = −1, hi = 1 (when both are 0)
 //	file       path, column (0-based), sep,      the column's values sep = whitespace
-//	           header, missing, rows, keep_lo, keep_hi
+//	           header, missing, rows, keep_lo, keep_hi,
+//	           group_column (0-based)
 //
 // For beta-sin a key left at 0 takes its default (use source "beta" for
 // amplitude 0). gaussian is N(mu, sigma) truncated to [lo, hi] by rejection
@@ -62,6 +63,28 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // min and max over all attributes, is applied to every attribute (the
 // attributes of a synthetic source share one law, and Dataset carries one
 // Normalisation).
+//
+// Grouped data (paper 002, group means): group_column names a categorical
+// column of a file (its fields are labels, compared as strings), and Build
+// fills Dataset.Groups and Dataset.GroupLabels, groups indexed in sorted
+// label order (see Dataset.GroupLabels). The values of a grouped dataset
+// stay raw: its spec declares the attribute's fixed range, normalise =
+// "fixed" (the default with group_column, and the only rule allowed) with
+// lo < hi, which Dataset.Grouped applies; "minmax" and
+// "none" are refused, since paper 002 scales by a-priori ranges only (spec
+// P2 §11.6). clip = true keeps values outside [lo, hi] raw (the truth is on
+// the raw data) and Grouped's scaling clips them; without it they are an
+// error naming the line. For example
+//
+//	[[datasets]]
+//	name         = "magic-fAlpha-by-class"
+//	source       = "file"
+//	path         = "magic04.data"
+//	sep          = ","
+//	column       = 8     # fAlpha, an angle in degrees
+//	group_column = 10    # the class, g or h
+//	lo           = 0.0
+//	hi           = 90.0
 //
 // normalise is "fixed" (default for synthetic sources: the raw domain above,
 // so Beta becomes 2u − 1; for files it needs lo < hi and honours clip),
@@ -102,6 +125,10 @@ type Spec struct {
 	Normalise  string  `toml:"normalise"`
 	Clip       bool    `toml:"clip"`
 	Substitute bool    `toml:"substitute"`
+	// GroupColumn is the 0-based column of a file's group labels (key
+	// group_column; unset: no groups). It is omitted from JSON when unset,
+	// so that the hash of a spec without it is unchanged.
+	GroupColumn OptionalColumn `toml:"group_column" json:",omitzero"`
 	// Dims is omitted from JSON when 0, so that the hash of a harness spec
 	// without the key is the one it had before the key existed.
 	Dims int `toml:"dims" json:"Dims,omitempty"`
@@ -139,7 +166,7 @@ func (s Spec) resolved() Spec {
 		s.Dims = 1
 	}
 	if s.Normalise == "" {
-		if s.Source == SourceFile {
+		if s.Source == SourceFile && !s.GroupColumn.Set {
 			s.Normalise = RuleMinMax
 		} else {
 			s.Normalise = RuleFixed
@@ -183,7 +210,7 @@ func (s Spec) Validate() error {
 	case SourceFile:
 		used["path"], used["column"], used["sep"] = true, true, true
 		used["header"], used["missing"], used["rows"] = true, true, true
-		used["keep_lo"], used["keep_hi"] = true, true
+		used["keep_lo"], used["keep_hi"], used["group_column"] = true, true, true
 		if r.Normalise == RuleFixed {
 			used["lo"], used["hi"], used["clip"] = true, true, true
 		}
@@ -264,9 +291,16 @@ func (s Spec) Validate() error {
 		if _, err := splitter(r.Sep); err != nil {
 			bad("sep", "%v", err)
 		}
+		if r.GroupColumn.Set {
+			r.validateGroupColumn(bad)
+		}
 		if r.Normalise == RuleFixed {
 			if !finite(r.Lo) || !finite(r.Hi) || !(r.Lo < r.Hi) || math.IsInf(r.Hi-r.Lo, 0) {
-				bad("lo", "normalise = %q needs finite lo < hi, got lo=%v hi=%v", RuleFixed, r.Lo, r.Hi)
+				if r.GroupColumn.Set {
+					bad("lo", "group_column needs the attribute's fixed range, finite lo < hi (paper 002 scales by a-priori ranges, never by the data's min and max), got lo=%v hi=%v", r.Lo, r.Hi)
+				} else {
+					bad("lo", "normalise = %q needs finite lo < hi, got lo=%v hi=%v", RuleFixed, r.Lo, r.Hi)
+				}
 			}
 		}
 	}
@@ -280,6 +314,7 @@ func (s Spec) Validate() error {
 		{"sep", s.Sep != ""}, {"clip", s.Clip}, {"header", s.Header},
 		{"missing", s.Missing != ""}, {"rows", s.Rows != 0},
 		{"keep_lo", s.KeepLo != 0}, {"keep_hi", s.KeepHi != 0},
+		{"group_column", s.GroupColumn.Set},
 	}
 	for _, k := range set {
 		if k.set && !used[k.key] {
@@ -322,6 +357,9 @@ func (s Spec) generator() string {
 		}
 		if s.keeps() {
 			g += ",keep=[" + fmtFloat(s.KeepLo) + "," + fmtFloat(s.KeepHi) + "]"
+		}
+		if s.GroupColumn.Set {
+			g += ",group_column=" + strconv.Itoa(s.GroupColumn.Index)
 		}
 		return g + ")"
 	}
@@ -366,6 +404,11 @@ func (s Spec) Key() string {
 // rows loads every row, 0 < n < rows loads the first n data rows in file order
 // (no sampling), and a "minmax" normalisation then uses the min and max of
 // those n rows. A missing file yields an error wrapping ErrNotFound.
+//
+// A grouped file (group_column) is read in full and then cut to its first
+// n rows, so that its groups (labels, indices, D) are those of the whole
+// file whatever n is; a group absent from the first n rows has no user
+// there.
 func (s Spec) Build(n int, rng *rand.Rand) (*Dataset, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -460,6 +503,9 @@ func (s Spec) buildFile(n int) (*Dataset, error) {
 	path, err := Find(s.Path)
 	if err != nil {
 		return nil, err
+	}
+	if s.GroupColumn.Set {
+		return s.buildFileGrouped(n, path)
 	}
 	var (
 		nm    Normalisation
