@@ -1,6 +1,9 @@
 package datasets
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Catalogue returns the named datasets of `ldpbench list datasets`, in a
 // fixed order. Each entry is a valid Spec; file entries name their file by
@@ -42,6 +45,11 @@ func Catalogue() []Spec {
 		{Name: "shuttle-col0-by-class", Source: SourceFile, Path: "shuttle.tst", Column: 0, Sep: SepWhitespace,
 			GroupColumn: ColumnAt(9), Lo: 20, Hi: 130,
 			Description: "UCI Statlog Shuttle test split, column 0 (27-123; fixed range [20, 130], an ldpbench choice) grouped by class 1-7 (11,478 / 13 / 39 / 2,155 / 809 / 4 / 2)"},
+	}
+	for _, d := range Standins() {
+		cat = append(cat, Spec{Name: d.Name, Source: SourceStandin, Standin: d.Name, Substitute: true,
+			Description: fmt.Sprintf("stand-in for paper 002's MIMIC-IV age by %s, %d groups, %d users (%s); synthetic ages, NOT MIMIC data",
+				strings.TrimPrefix(d.Name, "mimic-"), len(d.Sizes), d.Total(), d.Origin)})
 	}
 	return cat
 }

@@ -42,7 +42,7 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("%s: built %q, substitute %v, %d values", s.Name, d.Name, d.Substitute, d.Len())
 		}
 		values := d.Values
-		if grouped := s.GroupColumn.Set; grouped != (d.Groups != nil) {
+		if grouped := s.GroupColumn.Set || s.Source == SourceStandin; grouped != (d.Groups != nil) {
 			t.Errorf("%s: spec grouped %v, dataset has groups %v", s.Name, grouped, d.Groups != nil)
 		}
 		if d.Groups != nil {
@@ -76,7 +76,7 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("catalogue lacks %q", want)
 		}
 	}
-	for _, name := range []string{"beta-sin"} {
+	for _, name := range []string{"beta-sin", "mimic-admission-type", "mimic-admission-location", "mimic-discharge-location", "mimic-deceased", "mimic-gender"} {
 		if s, _ := Lookup(name); !s.Substitute {
 			t.Errorf("%s is not marked as a substitute", name)
 		}

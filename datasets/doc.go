@@ -45,6 +45,26 @@
 // key, and builds it with [Spec.Build]. [Catalogue] lists the named datasets
 // of `ldpbench list datasets`; [Lookup] finds one by name.
 //
+// # Grouped data
+//
+// Paper 002 (group means under LDP) needs each user's group with a raw value
+// on a fixed a-priori range: a [Grouped] dataset, whose Sizes and Means are
+// the truth n_g and m_g on the raw values and whose Scaled writes
+// T(x) = 2(x − lo)/(hi − lo) − 1, x clipped to [lo, hi] (App. C). Three
+// sources:
+//
+//   - [SyntheticGrouped]: the paper's uniform, normal (σ = 0.2(hi − lo)/d,
+//     ERRATA E2.3, clipped), constant and extremum shapes, group means
+//     [GroupMean], sizes from [EqualSizes] or [ImbalancedSizes], rows
+//     permuted; one seed gives affine images on every range.
+//   - a file with group_column: a categorical column's labels, sorted,
+//     become the groups of [Dataset.Groups] and [Dataset.GroupLabels]; the
+//     values stay raw and [Dataset.Grouped] scales them with the spec's
+//     fixed lo, hi (never the data's min and max).
+//   - source "standin": labelled stand-ins for the access-restricted
+//     MIMIC-IV groups ([Standins]): the printed group sizes and category
+//     names with synthetic ages; always marked Substitute.
+//
 // # Files
 //
 // [LoadColumn] streams one numeric column of a CSV or whitespace-separated

@@ -76,6 +76,11 @@ func ExampleLookup() {
 	// retirement file
 	// magic-fAlpha-by-class file
 	// shuttle-col0-by-class file
+	// mimic-admission-type standin
+	// mimic-admission-location standin
+	// mimic-discharge-location standin
+	// mimic-deceased standin
+	// mimic-gender standin
 	// true 1 0.25
 }
 
@@ -150,4 +155,25 @@ func ExampleDataset_Grouped() {
 	}
 	fmt.Println(g.Labels, g.Sizes())
 	fmt.Printf("%.2f\n", g.Means())
+}
+
+// A stand-in for MIMIC-IV's admission locations: the paper's printed group
+// sizes and Table 7's labels, with synthetic ages (not MIMIC data).
+func ExampleSpec_Build_standin() {
+	spec := datasets.Spec{Name: "mimic-admission-location", Source: datasets.SourceStandin, Standin: "mimic-admission-location"}
+	d, err := spec.BuildSeed(0, 2025)
+	if err != nil {
+		log.Fatal(err)
+	}
+	g, err := d.Grouped(18, 100)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.Len(), g.D, d.Substitute)
+	fmt.Println(g.Sizes())
+	fmt.Println(g.Labels[2])
+	// Output:
+	// 430862 11 true
+	// [185 10006 232476 358 4204 5401 114815 7798 35964 3842 15813]
+	// EMERGENCY ROOM
 }

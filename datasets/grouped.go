@@ -122,7 +122,7 @@ func (g *Grouped) check() error {
 // the result rows' normalisation and the scaling the mechanisms see agree.
 func (d *Dataset) Grouped(lo, hi float64) (*Grouped, error) {
 	if d.Groups == nil {
-		return nil, fmt.Errorf("dataset %q has no groups", d.Name)
+		return nil, fmt.Errorf("dataset %q has no groups: set group_column (source %q) or use source %q", d.Name, SourceFile, SourceStandin)
 	}
 	if d.Dim() != 1 {
 		return nil, fmt.Errorf("dataset %q: a grouped dataset has one attribute, got dims = %d", d.Name, d.Dims)

@@ -3,6 +3,7 @@ package datasets
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -53,8 +54,8 @@ func TestGroupColumnTOML(t *testing.T) {
 	}
 }
 
-// TestGroupedSpecTOML: the documented example (a UCI file with
-// group_column) decodes to valid specs with every key used.
+// TestGroupedSpecTOML: the two documented examples (a UCI file with
+// group_column, a stand-in) decode to valid specs with every key used.
 func TestGroupedSpecTOML(t *testing.T) {
 	const doc = `
 [[datasets]]
@@ -66,6 +67,11 @@ column       = 8
 group_column = 10
 lo           = 0.0
 hi           = 90.0
+
+[[datasets]]
+name    = "mimic-admission-location"
+source  = "standin"
+standin = "mimic-admission-location"
 `
 	var cfg struct {
 		Datasets []Spec `toml:"datasets"`
@@ -79,6 +85,7 @@ hi           = 90.0
 	}
 	want := []Spec{
 		{Name: "magic-fAlpha-by-class", Source: SourceFile, Path: "magic04.data", Sep: ",", Column: 8, GroupColumn: ColumnAt(10), Lo: 0, Hi: 90},
+		{Name: "mimic-admission-location", Source: SourceStandin, Standin: "mimic-admission-location"},
 	}
 	if !slices.Equal(cfg.Datasets, want) {
 		t.Errorf("decoded %+v, want %+v", cfg.Datasets, want)
@@ -95,6 +102,8 @@ hi           = 90.0
 func TestSpecValidateGroups(t *testing.T) {
 	file := Spec{Name: "d", Source: SourceFile, Path: "x.csv", Sep: ",", Column: 1, GroupColumn: ColumnAt(2), Lo: 0, Hi: 10}
 	with := func(edit func(*Spec)) Spec { s := file; edit(&s); return s }
+	standin := Spec{Name: "s", Source: SourceStandin, Standin: "mimic-deceased"}
+	withS := func(edit func(*Spec)) Spec { s := standin; edit(&s); return s }
 	tests := []struct {
 		name string
 		spec Spec
@@ -115,6 +124,17 @@ func TestSpecValidateGroups(t *testing.T) {
 			`key "group_column": is column 1, the value column: the groups must come from another column`},
 		{"on a generator", Spec{Name: "d", Source: SourceBeta, A: 1, B: 1, GroupColumn: ColumnAt(0)}, `key "group_column": not used by source "beta"`},
 		{"group_column 0 on a generator", Spec{Name: "d", Source: SourceUniform, GroupColumn: ColumnAt(0)}, `key "group_column": not used by source "uniform"`},
+		{"standin on a file", with(func(s *Spec) { s.Standin = "mimic-deceased" }), `key "standin": not used by source "file"`},
+		{"unknown stand-in", withS(func(s *Spec) { s.Standin = "mimic-race" }),
+			`key "standin": unknown stand-in "mimic-race"; want one of mimic-admission-type, mimic-admission-location, mimic-discharge-location, mimic-deceased, mimic-gender`},
+		{"no stand-in", withS(func(s *Spec) { s.Standin = "" }), `key "standin": unknown stand-in ""`},
+		// A stand-in's range is Table 2's, fixed.
+		{"stand-in range", withS(func(s *Spec) { s.Lo, s.Hi = 10, 120 }), `key "lo": not used by source "standin"`},
+		{"stand-in minmax", withS(func(s *Spec) { s.Normalise = RuleMinMax }),
+			`key "normalise": a stand-in keeps raw ages with the fixed range [18, 100] (paper 002 Table 2), scaled by Dataset.Grouped: want "fixed" or unset, got "minmax"`},
+		{"stand-in dims", withS(func(s *Spec) { s.Dims = 2 }), `key "dims": a stand-in has one attribute, got dims = 2`},
+		{"stand-in group_column", withS(func(s *Spec) { s.GroupColumn = ColumnAt(3) }), `key "group_column": not used by source "standin"`},
+		{"stand-in path", withS(func(s *Spec) { s.Path = "mimic.csv" }), `key "path": not used by source "standin"`},
 	}
 	for _, tt := range tests {
 		err := tt.spec.Validate()
@@ -122,7 +142,8 @@ func TestSpecValidateGroups(t *testing.T) {
 			t.Errorf("%s: Validate() = %v, want it to contain %s", tt.name, err, tt.want)
 		}
 	}
-	for _, ok := range []Spec{file, with(func(s *Spec) { s.Normalise = RuleFixed; s.Clip = true }), with(func(s *Spec) { s.GroupColumn = ColumnAt(0) })} {
+	for _, ok := range []Spec{file, with(func(s *Spec) { s.Normalise = RuleFixed; s.Clip = true }), with(func(s *Spec) { s.GroupColumn = ColumnAt(0) }), standin,
+		withS(func(s *Spec) { s.Normalise = RuleFixed; s.Substitute = true })} {
 		if err := ok.Validate(); err != nil {
 			t.Errorf("%+v: %v", ok, err)
 		}
@@ -141,6 +162,7 @@ func TestSpecKeyGroups(t *testing.T) {
 			`file(path=magic04.data,column=8,sep=",",group_column=10) normalise=fixed(lo=0,hi=90)`},
 		{Spec{Source: SourceFile, Path: "x", Column: 1, GroupColumn: ColumnAt(0), Lo: 0, Hi: 1, Clip: true},
 			`file(path=x,column=1,sep="whitespace",group_column=0) normalise=fixed(lo=0,hi=1,clip)`},
+		{Spec{Source: SourceStandin, Standin: "mimic-gender"}, `standin("mimic-gender") normalise=fixed`},
 	}
 	for _, tt := range tests {
 		if got := tt.spec.Key(); got != tt.want {
@@ -158,7 +180,7 @@ func TestSpecKeyGroups(t *testing.T) {
 // TestSpecJSONWithoutGroups: the harness hashes a spec's JSON to tell
 // whether results are up to date. A spec without the new keys must
 // marshal as before, or every existing run would be recomputed. Catches
-// GroupColumn marshalled when unset.
+// GroupColumn or Standin marshalled when unset.
 func TestSpecJSONWithoutGroups(t *testing.T) {
 	b, err := json.Marshal(Spec{Name: "b", Source: SourceBeta, A: 3, B: 2})
 	if err != nil {
@@ -168,12 +190,12 @@ func TestSpecJSONWithoutGroups(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("JSON = %s\nwant   %s", b, want)
 	}
-	b, err = json.Marshal(Spec{Name: "g", GroupColumn: ColumnAt(0)})
+	b, err = json.Marshal(Spec{Name: "g", GroupColumn: ColumnAt(0), Standin: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `"GroupColumn":{"Set":true,"Index":0}`) {
-		t.Errorf("JSON of a grouped spec %s lacks its group column", b)
+	if !strings.Contains(string(b), `"GroupColumn":{"Set":true,"Index":0}`) || !strings.Contains(string(b), `"Standin":"x"`) {
+		t.Errorf("JSON of a grouped spec %s lacks its group column or stand-in", b)
 	}
 }
 
@@ -395,5 +417,17 @@ func TestSortGroups(t *testing.T) {
 	labels = sortGroups(groups, []string{"1e1", "2", "-3.5"})
 	if !slices.Equal(labels, []string{"-3.5", "2", "1e1"}) || !slices.Equal(groups, []int32{2, 1, 0}) {
 		t.Errorf("numeric: labels %q, groups %v", labels, groups)
+	}
+}
+
+// TestGroupedStandinRNG: a stand-in, like every synthetic source, needs a
+// caller-seeded generator.
+func TestGroupedStandinRNG(t *testing.T) {
+	s := Spec{Name: "s", Source: SourceStandin, Standin: "mimic-deceased"}
+	if _, err := s.Build(10, nil); err == nil || !strings.Contains(err.Error(), "nil *rand.Rand") {
+		t.Errorf("nil rng: err = %v", err)
+	}
+	if _, err := s.Build(10, rand.New(rand.NewPCG(1, 1))); err != nil {
+		t.Error(err)
 	}
 }

@@ -18,9 +18,12 @@ const (
 	SourceGaussian = "gaussian"
 	SourceUniform  = "uniform"
 	SourceFile     = "file"
+	// SourceStandin builds a labelled stand-in for access-restricted data
+	// (paper 002's MIMIC-IV groups; see Standins).
+	SourceStandin = "standin"
 )
 
-var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform, SourceFile}
+var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform, SourceFile, SourceStandin}
 
 // Spec describes how to build a dataset. The harness decodes it from a TOML
 // table with github.com/BurntSushi/toml, for example
@@ -50,6 +53,7 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 //	file       path, column (0-based), sep,      the column's values sep = whitespace
 //	           header, missing, rows, keep_lo, keep_hi,
 //	           group_column (0-based)
+//	standin    standin (a name of Standins)      ages in [18, 100]
 //
 // For beta-sin a key left at 0 takes its default (use source "beta" for
 // amplitude 0). gaussian is N(mu, sigma) truncated to [lo, hi] by rejection
@@ -67,10 +71,11 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // Grouped data (paper 002, group means): group_column names a categorical
 // column of a file (its fields are labels, compared as strings), and Build
 // fills Dataset.Groups and Dataset.GroupLabels, groups indexed in sorted
-// label order (see Dataset.GroupLabels). The values of a grouped dataset
-// stay raw: its spec declares the attribute's fixed range, normalise =
-// "fixed" (the default with group_column, and the only rule allowed) with
-// lo < hi, which Dataset.Grouped applies; "minmax" and
+// label order (see Dataset.GroupLabels); source "standin" builds a grouped
+// stand-in. The values of a grouped dataset stay raw: its spec declares the
+// attribute's fixed range, normalise = "fixed" (the default with
+// group_column, and the only rule allowed) with lo < hi (a stand-in's range
+// is fixed at [18, 100]), which Dataset.Grouped applies; "minmax" and
 // "none" are refused, since paper 002 scales by a-priori ranges only (spec
 // P2 §11.6). clip = true keeps values outside [lo, hi] raw (the truth is on
 // the raw data) and Grouped's scaling clips them; without it they are an
@@ -85,6 +90,11 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 //	group_column = 10    # the class, g or h
 //	lo           = 0.0
 //	hi           = 90.0
+//
+//	[[datasets]]
+//	name    = "mimic-admission-location"
+//	source  = "standin"
+//	standin = "mimic-admission-location"
 //
 // normalise is "fixed" (default for synthetic sources: the raw domain above,
 // so Beta becomes 2u − 1; for files it needs lo < hi and honours clip),
@@ -126,9 +136,11 @@ type Spec struct {
 	Clip       bool    `toml:"clip"`
 	Substitute bool    `toml:"substitute"`
 	// GroupColumn is the 0-based column of a file's group labels (key
-	// group_column; unset: no groups). It is omitted from JSON when unset,
-	// so that the hash of a spec without it is unchanged.
+	// group_column; unset: no groups). Standin names the stand-in of source
+	// "standin". Both are omitted from JSON when unset, so that the hash of
+	// a spec without them is unchanged.
 	GroupColumn OptionalColumn `toml:"group_column" json:",omitzero"`
+	Standin     string         `toml:"standin" json:",omitempty"`
 	// Dims is omitted from JSON when 0, so that the hash of a harness spec
 	// without the key is the one it had before the key existed.
 	Dims int `toml:"dims" json:"Dims,omitempty"`
@@ -214,6 +226,8 @@ func (s Spec) Validate() error {
 		if r.Normalise == RuleFixed {
 			used["lo"], used["hi"], used["clip"] = true, true, true
 		}
+	case SourceStandin:
+		used["standin"] = true
 	default:
 		bad("source", "unknown source %q; want one of %s", s.Source, strings.Join(sources, ", "))
 		return errors.Join(errs...)
@@ -303,6 +317,8 @@ func (s Spec) Validate() error {
 				}
 			}
 		}
+	case SourceStandin:
+		r.validateStandin(bad)
 	}
 	set := []struct {
 		key string
@@ -314,7 +330,7 @@ func (s Spec) Validate() error {
 		{"sep", s.Sep != ""}, {"clip", s.Clip}, {"header", s.Header},
 		{"missing", s.Missing != ""}, {"rows", s.Rows != 0},
 		{"keep_lo", s.KeepLo != 0}, {"keep_hi", s.KeepHi != 0},
-		{"group_column", s.GroupColumn.Set},
+		{"group_column", s.GroupColumn.Set}, {"standin", s.Standin != ""},
 	}
 	for _, k := range set {
 		if k.set && !used[k.key] {
@@ -362,6 +378,8 @@ func (s Spec) generator() string {
 			g += ",group_column=" + strconv.Itoa(s.GroupColumn.Index)
 		}
 		return g + ")"
+	case SourceStandin:
+		return "standin(" + strconv.Quote(s.Standin) + ")"
 	}
 	return "invalid(" + strconv.Quote(s.Source) + ")"
 }
@@ -408,7 +426,9 @@ func (s Spec) Key() string {
 // A grouped file (group_column) is read in full and then cut to its first
 // n rows, so that its groups (labels, indices, D) are those of the whole
 // file whatever n is; a group absent from the first n rows has no user
-// there.
+// there. A stand-in draws its full size from rng (not nil) and, for
+// 0 < n < its size, keeps the first n rows of its random order; n ≤ 0 is
+// the full size.
 func (s Spec) Build(n int, rng *rand.Rand) (*Dataset, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -439,8 +459,11 @@ func (s Spec) BuildSeed(n int, seed uint64) (*Dataset, error) {
 
 // build builds the resolved, validated spec s.
 func (s Spec) build(n int, rng *rand.Rand) (*Dataset, error) {
-	if s.Source == SourceFile {
+	switch s.Source {
+	case SourceFile:
 		return s.buildFile(n)
+	case SourceStandin:
+		return s.buildStandin(n, rng)
 	}
 	var (
 		raw    []float64
