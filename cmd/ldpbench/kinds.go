@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/kinds/groupmean"
 	"github.com/ldpbench/ldpbench/kinds/mean"
 	"github.com/ldpbench/ldpbench/kinds/multiservice"
 )
@@ -15,4 +16,5 @@ var kinds = experiment.Registry{
 	mean.Theory{},       // theory: closed forms, no sampling
 	multiservice.Kind{}, // multiservice: Du et al., "Privacy for Free"
 	multiservice.MD{},   // multiservice-md: its d-dimensional experiment
+	groupmean.Kind{},    // groupmean: group means, group and value private (Raab et al.)
 }
