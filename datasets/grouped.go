@@ -147,3 +147,13 @@ func (d *Dataset) Grouped(lo, hi float64) (*Grouped, error) {
 	}
 	return g, nil
 }
+
+// Ungrouped returns an error naming the dataset and the kind when d is
+// grouped: a grouped dataset's Values are raw (in [Lo, Hi], not [−1, 1]),
+// so a kind that reads Values as mechanism inputs must refuse it.
+func (d *Dataset) Ungrouped(kind string) error {
+	if d.Groups == nil {
+		return nil
+	}
+	return fmt.Errorf("dataset %s has a group column: its values are raw, not on [-1, 1]; kind %s reads values on [-1, 1] (kind groupmean takes grouped data)", d.Name, kind)
+}

@@ -173,3 +173,16 @@ func BenchmarkGroupedScaled(b *testing.B) {
 	b.ReportMetric(per/float64(g.Len()), "ns/user")
 	b.ReportMetric(per/floors[len(floors)/2], "x-copy")
 }
+
+// TestUngrouped: a grouped dataset is refused by name by the kinds that
+// read Values on [−1, 1] (their raw values would be taken as inputs: a
+// MAGIC angle of 45 as a report input far outside [−1, 1]).
+func TestUngrouped(t *testing.T) {
+	if err := (&Dataset{Name: "plain"}).Ungrouped("mean"); err != nil {
+		t.Errorf("ungrouped dataset refused: %v", err)
+	}
+	err := (&Dataset{Name: "magic", Groups: []int32{0, 1}, GroupLabels: []string{"g", "h"}}).Ungrouped("mean")
+	if err == nil || !strings.Contains(err.Error(), "magic") || !strings.Contains(err.Error(), "kind mean") {
+		t.Errorf("grouped dataset: error %v", err)
+	}
+}

@@ -65,6 +65,9 @@ func (HT) AllMethods() []string { return mechanisms.Names() }
 
 // Check implements experiment.Kind.
 func (HT) Check(c *experiment.CellSpec) error {
+	if err := c.Dataset.Ungrouped(HT{}.Name()); err != nil {
+		return err
+	}
 	_, _, _, err := htSetup(c)
 	return err
 }

@@ -70,6 +70,9 @@ func (MD) AllMethods() []string { return mechanisms.Names() }
 
 // Check implements experiment.Kind.
 func (MD) Check(c *experiment.CellSpec) error {
+	if err := c.Dataset.Ungrouped(MD{}.Name()); err != nil {
+		return err
+	}
 	_, _, err := mdVector(c)
 	return err
 }

@@ -35,6 +35,9 @@ func (Mean) AllMethods() []string { return mechanisms.Names() }
 
 // Check implements experiment.Kind.
 func (Mean) Check(c *experiment.CellSpec) error {
+	if err := c.Dataset.Ungrouped(Mean{}.Name()); err != nil {
+		return err
+	}
 	if d := c.Dataset.Dim(); d > 1 {
 		return fmt.Errorf("dataset %s has %d attributes per row; the mean kind takes one (use kind mean-md)", c.Dataset.Name, d)
 	}

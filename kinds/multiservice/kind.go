@@ -230,6 +230,9 @@ type msCell struct {
 
 // Check implements experiment.Kind.
 func (Kind) Check(c *experiment.CellSpec) error {
+	if err := c.Dataset.Ungrouped(Kind{}.Name()); err != nil {
+		return err
+	}
 	_, err := checkMSCell(c)
 	return err
 }

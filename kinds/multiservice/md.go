@@ -94,6 +94,9 @@ func msMDSub(c *experiment.CellSpec, params experiment.Params, j, k int, xs []fl
 
 // Check implements experiment.Kind.
 func (MD) Check(c *experiment.CellSpec) error {
+	if err := c.Dataset.Ungrouped(MD{}.Name()); err != nil {
+		return err
+	}
 	_, err := checkMSMDCell(c)
 	return err
 }
