@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -106,6 +107,10 @@ func auditPlot(rows []Row) (p *plot.Plot, err error) {
 	p.X.Label.Text = "claimed ε"
 	p.Y.Label.Text = "audited ε (ln of the largest probability ratio)"
 	p.X.Min, p.Y.Min, p.X.Max, p.Y.Max = 0, 0, top, top
+	// ε at whole numbers, as the project's other figures label it (gonum's
+	// default puts labels such as 2.50 at steps of 2.5).
+	p.X.Tick.Marker = wholeTicks{}
+	p.Y.Tick.Marker = wholeTicks{}
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.Gray{Y: 0xdd}
 	grid.Horizontal.Color = color.Gray{Y: 0xdd}
@@ -293,3 +298,22 @@ func (b legendBox) Plot(c draw.Canvas, _ *plot.Plot) {
 type thumb func(c *draw.Canvas)
 
 func (t thumb) Thumbnail(c *draw.Canvas) { t(c) }
+
+// wholeTicks labels an axis from 0 at whole numbers: every integer up to
+// 10, every second one beyond, with unlabelled minor ticks between.
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(min, max float64) []plot.Tick {
+	step := 1.0
+	if max-min > 10 {
+		step = 2
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+1e-9; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		if half := v + step/2; half <= max {
+			ticks = append(ticks, plot.Tick{Value: half})
+		}
+	}
+	return ticks
+}
