@@ -13,7 +13,8 @@ import (
 //	f(x, k) = c·exp(−ε·(J + |k − s·J|)),  J = ⌊|x|/Δ + 1 − γ⌋, s = sign(x),
 //	c = (1 − b)²/(2Δ(1 + b)(γ + b(1 − γ))),  b = e^{−ε}  (L591; E1.4).
 //
-// Both marginals are the staircase(ε, γ, Δ) (Lemma 3), E[Z1·Z2] = 0, and
+// Both marginals are the staircase(ε, γ, Δ) (Lemma 3), E[Z1·Z2] = 0 at
+// γ = GammaStar(ε) (CrossMoment; not at other γ), and
 // adding it to a query whose neighbouring changes lie in
 // ±{(x0, Δ − x0): x0 ∈ [0, Δ]} is ε-DP (Theorem 2) — but not for general
 // ℓ1 changes such as (Δ/2, −Δ/2).
@@ -88,4 +89,24 @@ func (h *Hourglass) Density(x float64, k int) float64 {
 		sj = -j
 	}
 	return h.c * math.Exp(-h.st.eps*(j+math.Abs(float64(k)-sj)))
+}
+
+// CrossMoment returns E[Z1·Z2] in closed form: with U = X/Δ,
+// Z1·Z2 = Δ²(U·K − U²) and E[U·K | U] = |U|·J (K is centred on s·J), so
+//
+//	E[Z1·Z2] = Δ²(E[|U|·J] − E[U²]),
+//	E[|U|·J] = a·Σ_k [b^k·k(2kγ + γ²) + b^{k+1}(k+1)(2k(1−γ) + 1 − γ²)]
+//	         = a·[2γS₂ + γ²S₁ + b(2(1−γ)S₂ + (3 − 2γ − γ²)S₁ + (1 − γ²)S₀)],
+//
+// a = (1−b)/(2(γ + b(1−γ))), S_p = Σ_k k^p b^k. It is exactly 0 at
+// γ = GammaStar(ε) — the condition that makes γ* stationary — and not
+// at other γ, where the two coordinates are correlated.
+func (h *Hourglass) CrossMoment() float64 {
+	b, d, g := h.st.b, -math.Expm1(-h.st.eps), h.st.gamma
+	s0 := 1 / d
+	s1 := b / (d * d)
+	s2 := b * (1 + b) / (d * d * d)
+	a := d / (2 * (g + b*(1-g)))
+	uj := a * (2*g*s2 + g*g*s1 + b*(2*(1-g)*s2+(3-2*g-g*g)*s1+(1-g*g)*s0))
+	return h.st.delta * h.st.delta * (uj - staircaseVar(b, d, g))
 }
