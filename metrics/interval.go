@@ -65,6 +65,10 @@ var intervals = map[string]Interval{
 	// Squared errors (est − truth)² of an estimate, or averages of such.
 	"mse": IntervalChi2, "var-mse": IntervalChi2, "quantile-mse": IntervalChi2,
 	"quantile-mse-centre": IntervalChi2, "scaled_abs_error_sq": IntervalChi2,
+	// Batch MSEs of kind central-mean, scaled: the same class as mse, so
+	// that their intervals are mse's, scaled (a batch of many runs is far
+	// less dispersed than one squared error: the t-logmean switch).
+	"mse_norm_sec6": IntervalChi2, "mse_norm_apph": IntervalChi2,
 
 	// Positive by definition, no model of their law.
 	"abs": IntervalLogMean, "scaled-abs": IntervalLogMean, "scaled_abs_error": IntervalLogMean,

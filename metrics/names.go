@@ -15,6 +15,8 @@ var Names = []string{
 	// Group means (Raab et al.; kind groupmean).
 	"scaled_abs_error", "scaled_abs_error_sq", "group_error_ratio",
 	"order_correct", "mean_diff", "group_mean",
+	// Central DP in the add-remove model (Kulesza et al.; kind central-mean).
+	"mse_norm_sec6", "mse_norm_apph",
 	// Estimator diagnostics and costs.
 	"em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds",
 	"reporting", "bits",
@@ -59,6 +61,9 @@ var descriptions = map[string]string{
 	"order_correct":       "1 if m̂_0 − m̂_1 has the sign of m_0 − m_1, else 0 (its mean is the order accuracy)",
 	"mean_diff":           "m̂_0 − m̂_1 in original units (the paper's violin plots)",
 	"group_mean":          "the estimated mean m̂_g of one group (params.group), in original units",
+
+	"mse_norm_sec6": "a batch's MSE times n²ε²/(2w²) (Kulesza et al. Section 6, L412: \"normalized by |D|²ε²/2\" means multiplied, E1.15; ÷w² gives the [0, 1] value); ≈ 1 for Laplace noise at small ε",
+	"mse_norm_apph": "a batch's MSE times ε²/(2w²) (Kulesza et al. App. H, L703: falls like 1/n²; E1.15, ÷w² gives the [0, 1] value)",
 
 	"em_iterations":       "the EM updates of one estimator run",
 	"em_stop_ll":          "1 if the |ΔLL| test stopped the EM loop, else 0 (its mean is a proportion)",
