@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/kinds/central"
 	"github.com/ldpbench/ldpbench/kinds/groupmean"
 	"github.com/ldpbench/ldpbench/kinds/mean"
 	"github.com/ldpbench/ldpbench/kinds/multiservice"
@@ -17,4 +18,5 @@ var kinds = experiment.Registry{
 	multiservice.Kind{}, // multiservice: Du et al., "Privacy for Free"
 	multiservice.MD{},   // multiservice-md: its d-dimensional experiment
 	groupmean.Kind{},    // groupmean: group means, group and value private (Raab et al.)
+	central.Kind{},      // central-mean: central DP, add-remove model (Kulesza et al.)
 }
