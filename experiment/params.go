@@ -286,3 +286,19 @@ func (p Params) typed(key string, t ParamType) {
 		panic(fmt.Sprintf("experiment: parameter %q is declared with type %d, read as %d", key, d.Type, t))
 	}
 }
+
+// ParseRange parses an interval written "lo:hi" (a params value such as
+// range = "0:100") with finite lo < hi; the error says what was expected.
+func ParseRange(s string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if ok {
+		lo, err = strconv.ParseFloat(strings.TrimSpace(a), 64)
+		if err == nil {
+			hi, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
+		}
+	}
+	if !ok || err != nil || !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return 0, 0, fmt.Errorf("%q: want lo:hi with finite lo < hi", s)
+	}
+	return lo, hi, nil
+}

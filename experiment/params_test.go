@@ -143,3 +143,29 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseRange: "lo:hi" with finite lo < hi, and errors for what is not.
+// Bugs caught: lo = hi accepted (a zero-width range divides by zero), the
+// halves swapped, an infinite end accepted.
+func TestParseRange(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		lo, hi float64
+		ok     bool
+	}{
+		{"-1:1", -1, 1, true},
+		{" 0 : 100 ", 0, 100, true},
+		{"1e6:1000001", 1e6, 1000001, true},
+		{"1:1", 0, 0, false},
+		{"2:1", 0, 0, false},
+		{"0:inf", 0, 0, false},
+		{"0", 0, 0, false},
+		{"a:1", 0, 0, false},
+		{"", 0, 0, false},
+	} {
+		lo, hi, err := ParseRange(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && (lo != tc.lo || hi != tc.hi)) {
+			t.Errorf("ParseRange(%q) = %v, %v, %v", tc.in, lo, hi, err)
+		}
+	}
+}

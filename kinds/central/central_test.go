@@ -40,7 +40,7 @@ func TestErrorAgainstEmpiricalMean(t *testing.T) {
 	if gap := (r.data.truth - 0.5) * (r.data.truth - 0.5); gap < 100*th {
 		t.Fatalf("(μ(D) − ½)² = %.3g is not ≫ the theory %.3g: pick another seed", gap, th)
 	}
-	got := mean(batches(t, r, 2, 3)["mse"])
+	got := mean(kindtest.Trials(t, r, 2, 3)["mse"])
 	if se := th * math.Sqrt(5/2e6); math.Abs(got-th) > zCrit*se {
 		t.Errorf("MSE %.5g, theory %.5g (%.1f SE)", got, th, (got-th)/se)
 	}
@@ -79,7 +79,7 @@ func TestLocalMechanismsExactTheory(t *testing.T) {
 			if want := w * w / 4 * estimators.ExpectedMeanMSE(est, r.data.unit); relDiff(th, want) > 1e-12 {
 				t.Fatalf("theory %g, want %g", th, want)
 			}
-			got := mean(batches(t, r, 2, 9)["mse"])
+			got := mean(kindtest.Trials(t, r, 2, 9)["mse"])
 			if se := th * math.Sqrt(2/2e4); math.Abs(got-th) > zCrit*se {
 				t.Errorf("MSE %.5g, theory %.5g (%.1f SE)", got, th, (got-th)/se)
 			}
@@ -137,7 +137,7 @@ func TestDataConstructions(t *testing.T) {
 // H value without 1/n².
 func TestLowerBoundMethod(t *testing.T) {
 	r := prepare(t, LowerBound, 1.5, 8, map[string]string{"mu": "0.01", "range": "0:2"})
-	vals := batches(t, r, 3, 1)
+	vals := kindtest.Trials(t, r, 3, 1)
 	want := map[string]float64{
 		"mse":           4 * cdp.SigmaSq(1.5) / 64,
 		"mse_norm_sec6": cdp.LowerBound(1.5),

@@ -3,8 +3,6 @@ package central
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/ldpbench/ldpbench/experiment"
 )
@@ -51,7 +49,7 @@ func parseData(c *experiment.CellSpec) (dataSpec, error) {
 	d := dataSpec{how: p.String("data", dataExtremes), l: 0, u: 1}
 	if p.Has("range") {
 		var err error
-		if d.l, d.u, err = parseRange(p.String("range", "")); err != nil {
+		if d.l, d.u, err = experiment.ParseRange(p.String("range", "")); err != nil {
 			return dataSpec{}, params.Errorf("range", "%v", err)
 		}
 	}
@@ -145,18 +143,3 @@ func (d *data) alpha() float64 { return d.off / float64(d.n) }
 // atBoundary reports whether μ(D) is exactly l or u (every value at the
 // same end), where clipping halves the leading-order constants.
 func (d *data) atBoundary() bool { return d.off == 0 || d.off == float64(d.n) }
-
-// parseRange parses "lo:hi" with finite lo < hi.
-func parseRange(s string) (lo, hi float64, err error) {
-	a, b, ok := strings.Cut(s, ":")
-	if ok {
-		lo, err = strconv.ParseFloat(strings.TrimSpace(a), 64)
-		if err == nil {
-			hi, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
-		}
-	}
-	if !ok || err != nil || !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return 0, 0, fmt.Errorf("%q: want lo:hi with finite lo < hi", s)
-	}
-	return lo, hi, nil
-}

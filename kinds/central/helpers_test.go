@@ -42,26 +42,6 @@ func prepare(t testing.TB, method string, eps float64, n int, raw map[string]str
 	return run.(*cell)
 }
 
-// batches runs count trials (batches) of a cell and returns each metric's
-// values.
-func batches(t testing.TB, r *cell, count int, seed uint64) map[string][]float64 {
-	t.Helper()
-	out := map[string][]float64{}
-	var ms []experiment.Measurement
-	for i := range count {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		var err error
-		ms, err = r.Trial(context.Background(), i, rng, ms[:0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ms {
-			out[m.Metric] = append(out[m.Metric], m.Value)
-		}
-	}
-	return out
-}
-
 func mean(xs []float64) float64 {
 	var s float64
 	for _, x := range xs {

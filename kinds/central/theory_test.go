@@ -2,6 +2,7 @@ package central
 
 import (
 	"fmt"
+	"github.com/ldpbench/ldpbench/kinds/kindtest"
 	"math"
 	"testing"
 
@@ -59,7 +60,7 @@ func TestLeadingOrderAgainstMonteCarlo(t *testing.T) {
 			if relDiff(th, c.want) > 1e-4 {
 				t.Fatalf("theory 𝒩 = %.6g, spec §4.2 gives %.6g", th, c.want)
 			}
-			vals := batches(t, r, 4, 11)
+			vals := kindtest.Trials(t, r, 4, 11)
 			got := mean(vals["mse_norm_sec6"])
 			w := r.data.u - r.data.l
 			em := newErrorModel(c.method, c.eps, r.data.truth, r.data.l, r.data.u, r.data.n)
@@ -113,7 +114,7 @@ func TestNoTheoryInTheTransition(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := mean(batches(t, r, 1, 5)["mse_norm_sec6"])
+			got := mean(kindtest.Trials(t, r, 1, 5)["mse_norm_sec6"])
 			em := newErrorModel(c.method, c.eps, r.data.truth, r.data.l, r.data.u, r.data.n)
 			se := got * math.Sqrt((em.kurtosis(false)-1)/1e6)
 			if math.Abs(got-lead) < zCrit*se {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
@@ -54,7 +52,7 @@ func source(c *experiment.CellSpec) (dataSource, error) {
 		lo, hi := -1.0, 1.0
 		if p.Has("range") {
 			var err error
-			if lo, hi, err = parseRange(p.String("range", "")); err != nil {
+			if lo, hi, err = experiment.ParseRange(p.String("range", "")); err != nil {
 				return dataSource{}, params.Errorf("range", "%v", err)
 			}
 		}
@@ -158,19 +156,4 @@ func fingerprint(groups []int32, unit []float64) uint64 {
 		h = (h ^ math.Float64bits(unit[i])) * 1099511628211
 	}
 	return h
-}
-
-// parseRange parses "lo:hi" with finite lo < hi.
-func parseRange(s string) (lo, hi float64, err error) {
-	a, b, ok := strings.Cut(s, ":")
-	if ok {
-		lo, err = strconv.ParseFloat(strings.TrimSpace(a), 64)
-		if err == nil {
-			hi, err = strconv.ParseFloat(strings.TrimSpace(b), 64)
-		}
-	}
-	if !ok || err != nil || !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return 0, 0, fmt.Errorf("%q: want lo:hi with finite lo < hi", s)
-	}
-	return lo, hi, nil
 }

@@ -3,7 +3,6 @@ package groupmean
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,25 +35,6 @@ func prepare(t testing.TB, ds *datasets.Dataset, method string, eps float64, n i
 		t.Fatal(err)
 	}
 	return run.(*cell)
-}
-
-// trials runs a cell's trials and returns each metric's values.
-func trials(t testing.TB, r *cell, count int, seed uint64) map[string][]float64 {
-	t.Helper()
-	out := map[string][]float64{}
-	var ms []experiment.Measurement
-	for i := range count {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		var err error
-		ms, err = r.Trial(context.Background(), i, rng, ms[:0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ms {
-			out[m.Metric] = append(out[m.Metric], m.Value)
-		}
-	}
-	return out
 }
 
 func meanSD(xs []float64) (mean, sd float64) {
@@ -94,7 +74,7 @@ func TestGroupErrorRatioExact(t *testing.T) {
 				t.Fatalf("theory %v, want 1 − a = %v", th, 1-tc.a)
 			}
 			const runs = 400
-			vals := trials(t, r, runs, 1)["group_error_ratio"]
+			vals := kindtest.Trials(t, r, runs, 1)["group_error_ratio"]
 			mean, _ := meanSD(vals)
 			n := float64(len(r.data.unit))
 			se := math.Sqrt(tc.a*(1-tc.a)/n) / math.Sqrt(runs)
@@ -130,7 +110,7 @@ func TestErrorOnDeltaTheory(t *testing.T) {
 				t.Fatal("no theory: CV too large for this test's cell")
 			}
 			const runs = 6000
-			vals := trials(t, r, runs, 2)["scaled_abs_error_sq"]
+			vals := kindtest.Trials(t, r, runs, 2)["scaled_abs_error_sq"]
 			mean, sd := meanSD(vals)
 			if z := (mean - th) / (sd / math.Sqrt(runs)); math.Abs(z) > 4.9 {
 				t.Errorf("mean squared scaled error %.4g, delta-method theory %.4g: z = %.1f", mean, th, z)
@@ -156,7 +136,7 @@ func TestRangeInvariance(t *testing.T) {
 		if k := (Kind{}).TrialKey(c); strings.Contains(k, rg) {
 			t.Fatalf("trial key %q holds the range", k)
 		}
-		vals := trials(t, r, 20, 3)["scaled_abs_error"]
+		vals := kindtest.Trials(t, r, 20, 3)["scaled_abs_error"]
 		if base == nil {
 			base = vals
 			continue
@@ -177,7 +157,7 @@ func TestRangeInvariance(t *testing.T) {
 func TestOrderAndDifference(t *testing.T) {
 	ds := placeholder(t)
 	r := prepare(t, ds, "laplace", 8, 4000, map[string]string{"shape": "constant", "range": "0:90"}, "order_correct", "mean_diff")
-	vals := trials(t, r, 200, 4)
+	vals := kindtest.Trials(t, r, 200, 4)
 	if m, _ := meanSD(vals["order_correct"]); m != 1 {
 		t.Errorf("order accuracy %v, want 1 at ε = 8", m)
 	}

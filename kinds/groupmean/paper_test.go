@@ -2,6 +2,7 @@ package groupmean
 
 import (
 	"bufio"
+	"github.com/ldpbench/ldpbench/kinds/kindtest"
 	"math"
 	"os"
 	"strconv"
@@ -171,7 +172,7 @@ func TestSimulatedTableCells(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &cell{mech: mech, data: data[shape], which: -1, mode: estimators.GroupAsPrinted, metrics: []string{"scaled_abs_error"}}
-			all = append(all, trials(t, r, runs, uint64(100+si))["scaled_abs_error"]...)
+			all = append(all, kindtest.Trials(t, r, runs, uint64(100+si))["scaled_abs_error"]...)
 		}
 		mean, sd := meanSD(all)
 		se := sd / math.Sqrt(float64(len(all)))
@@ -209,7 +210,7 @@ func TestIllConditionedHeavyTails(t *testing.T) {
 	}
 	for _, mode := range []estimators.GroupMode{estimators.GroupAsPrinted, estimators.GroupRobust} {
 		r := &cell{mech: mech, data: dd, which: -1, mode: mode, metrics: []string{"scaled_abs_error"}}
-		mean, sd := meanSD(trials(t, r, 400, 9)["scaled_abs_error"])
+		mean, sd := meanSD(kindtest.Trials(t, r, 400, 9)["scaled_abs_error"])
 		t.Logf("%v: mean %.3g, SD/mean %.2f; delta method %.3g", mode, mean, sd/mean, delta)
 		switch mode {
 		case estimators.GroupAsPrinted:

@@ -5,6 +5,7 @@ package kindtest
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,4 +37,24 @@ func RunRows(t testing.TB, kinds experiment.Registry, s *harness.Spec, dir strin
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Trials runs trials 0, …, count−1 of a prepared cell, trial i with its own
+// generator PCG(seed, i), and returns each metric's values in trial order.
+func Trials(t testing.TB, run experiment.CellRun, count int, seed uint64) map[string][]float64 {
+	t.Helper()
+	out := map[string][]float64{}
+	var ms []experiment.Measurement
+	for i := range count {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		var err error
+		ms, err = run.Trial(context.Background(), i, rng, ms[:0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			out[m.Metric] = append(out[m.Metric], m.Value)
+		}
+	}
+	return out
 }
