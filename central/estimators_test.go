@@ -64,9 +64,9 @@ func mseRun(e central.Estimator, eps float64, n int, a float64, opt central.Opti
 	mu := sum / float64(n)
 	k := float64(n) * float64(n) * eps * eps / (2 * w * w)
 	for range T {
-		d := (e.Estimate(n, sum, rng) - mu) / w
-		norm.add(k * d * d * w * w)
-		err.add(d)
+		d := e.Estimate(n, sum, rng) - mu
+		norm.add(k * d * d)
+		err.add(d / w)
 	}
 	return norm, err
 }
@@ -95,22 +95,34 @@ func TestEstimatorsMatchLeadingConstant(t *testing.T) {
 		{central.NameAlg3HG, []float64{1, 4, 8, 10}},
 		{central.NameSwapStair, []float64{1, 4, 8, 10}},
 	}
+	// On [0, 1] at every ε, and once on [−3, 2] (w = 5, W = 3), where a
+	// noise scaled by 1 instead of w (or W) is off by 25×.
+	type rangeCase struct {
+		opt central.Options
+		as  []float64
+	}
 	seed := uint64(1000)
 	for _, c := range cases {
-		for _, eps := range c.eps {
-			for _, a := range []float64{0.25, 0.5, 0.9} {
-				seed++
-				opt := central.Options{}
-				e := mustEstimator(t, c.name, eps, opt)
-				want := mustLC(t, c.name, eps, a, opt)
-				norm, errs := mseRun(e, eps, n, a, opt, runs(c.name, eps), newRNG(seed))
-				ne2 := float64(n) * eps * float64(n) * eps
-				if d := math.Abs(norm.mean() - want); d > zCrit*norm.se()+200/ne2*want {
-					t.Errorf("%s ε = %g α = %g: normalised MSE %.5g, LeadingConstant %.5g: off by %.2f SE (SE %.3g)",
-						c.name, eps, a, norm.mean(), want, (norm.mean()-want)/norm.se(), norm.se())
-				}
-				if d := math.Abs(errs.mean()); d > zCrit*errs.se()+10/ne2 {
-					t.Errorf("%s ε = %g α = %g: mean error %.3g, %.2f SE from 0", c.name, eps, a, errs.mean(), errs.mean()/errs.se())
+		for ei, eps := range c.eps {
+			ranges := []rangeCase{{central.Options{}, []float64{0.25, 0.5, 0.9}}}
+			if ei == 0 {
+				ranges = append(ranges, rangeCase{central.Options{L: -3, U: 2}, []float64{0.3}})
+			}
+			for _, rc := range ranges {
+				for _, a := range rc.as {
+					seed++
+					opt := rc.opt
+					e := mustEstimator(t, c.name, eps, opt)
+					want := mustLC(t, c.name, eps, a, opt)
+					norm, errs := mseRun(e, eps, n, a, opt, runs(c.name, eps), newRNG(seed))
+					ne2 := float64(n) * eps * float64(n) * eps
+					if d := math.Abs(norm.mean() - want); d > zCrit*norm.se()+200/ne2*want {
+						t.Errorf("%s ε = %g α = %g: normalised MSE %.5g, LeadingConstant %.5g: off by %.2f SE (SE %.3g)",
+							c.name, eps, a, norm.mean(), want, (norm.mean()-want)/norm.se(), norm.se())
+					}
+					if d := math.Abs(errs.mean()); d > zCrit*errs.se()+10/ne2 {
+						t.Errorf("%s ε = %g α = %g: mean error %.3g, %.2f SE from 0", c.name, eps, a, errs.mean(), errs.mean()/errs.se())
+					}
 				}
 			}
 		}

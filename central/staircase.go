@@ -91,8 +91,8 @@ func (s *Staircase) Sample(rng *rand.Rand) (x float64, sign int, j int) {
 	}
 	bf := float64(bi)
 	// Inner piece: offset 0, width γ; outer: offset γ, width 1 − γ.
-	mag := s.delta * (g + bf*s.gamma + (s.gamma+bf*s.outerShift)*unit53(w))
-	return signed(mag, w), 1 - 2*int(w&1), int(g) + bi
+	mag := s.delta * (float64(g) + bf*s.gamma + (s.gamma+bf*s.outerShift)*unit53(w))
+	return signed(mag, w), 1 - 2*int(w&1), g + bi
 }
 
 // StepIndex returns J(x) = ⌊|x|/Δ + 1 − γ⌋, the step of the density that

@@ -87,17 +87,23 @@ func (s *Staircase2D) Delta() float64 { return s.delta }
 // exponentials, a uniform for the ring, one for the radius, and one
 // rng.Uint64 whose top 53 bits are V and bits 0 and 1 the signs.
 func (s *Staircase2D) Sample(rng *rand.Rand) (x, y float64) {
-	k := geometric(s.invEps, rng)
+	ki := geometric(s.invEps, rng)
 	if rng.Float64() >= s.pOne {
-		k += 1 + geometric(s.invEps, rng)
+		ki += 1 + geometric(s.invEps, rng)
 	}
+	k := float64(ki)
 	g := s.gamma
 	inner := 2*k*g + g*g
 	outer := s.r * (2*k*(1-g) + 1 - g*g)
-	r1, r2 := k, k+g
+	// The ring as 0 (inner) or 1 (outer) without a branch: at moderate ε
+	// both are likely and a branch would be mispredicted often.
+	var oi int
 	if rng.Float64()*(inner+outer) >= inner {
-		r1, r2 = k+g, k+1
+		oi = 1
 	}
+	o := float64(oi)
+	r1 := k + o*g         // k or k + γ
+	r2 := k + g + o*(1-g) // k + γ or k + 1
 	t := math.Sqrt(r1*r1 + rng.Float64()*(r2*r2-r1*r1))
 	w := rng.Uint64()
 	ax := t * unit53(w)
