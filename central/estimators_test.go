@@ -319,11 +319,13 @@ func TestSamplersDoNotAllocate(t *testing.T) {
 	st := mustStaircase(t, 1, 0.4, 1)
 	s2 := mustStaircase2D(t, 1, 0.4, 1)
 	h := mustHourglass(t, 1, 0.4, 1)
+	g2, _ := central.NewGeometric2(1)
 	for name, f := range map[string]func(){
 		"staircase":   func() { st.Sample(rng) },
 		"staircase2d": func() { s2.Sample(rng) },
 		"hourglass":   func() { h.Sample(rng) },
 		"geometric2":  func() { central.TwoSidedGeometric(0.5, rng) },
+		"Geometric2":  func() { g2.Sample(rng) },
 		"laplace":     func() { central.Laplace(1, rng) },
 	} {
 		if a := testing.AllocsPerRun(1000, f); a != 0 {

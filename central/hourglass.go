@@ -13,11 +13,10 @@ import (
 //	f(x, k) = c·exp(−ε·(J + |k − s·J|)),  J = ⌊|x|/Δ + 1 − γ⌋, s = sign(x),
 //	c = (1 − b)²/(2Δ(1 + b)(γ + b(1 − γ))),  b = e^{−ε}  (L591; E1.4).
 //
-// Both marginals are the staircase(ε, γ, Δ) (Lemma 3), E[Z1·Z2] = 0 at
-// γ = GammaStar(ε) (CrossMoment; not at other γ), and
-// adding it to a query whose neighbouring changes lie in
-// ±{(x0, Δ − x0): x0 ∈ [0, Δ]} is ε-DP (Theorem 2) — but not for general
-// ℓ1 changes such as (Δ/2, −Δ/2).
+// Both marginals are the staircase(ε, γ, Δ) (Lemma 3); E[Z1·Z2] = 0 at
+// γ = GammaStar(ε) (CrossMoment; not at other γ). Adding it to a query
+// whose neighbouring changes lie in ±{(x0, Δ − x0): x0 ∈ [0, Δ]} is ε-DP
+// (Theorem 2), but not for general ℓ1 changes such as (Δ/2, −Δ/2).
 type Hourglass struct {
 	st Staircase
 	c  float64 // the density's top value

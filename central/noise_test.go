@@ -88,3 +88,96 @@ func TestLaplace(t *testing.T) {
 		checkMean(t, "P(Z < 0)", &neg, 0.5)
 	}
 }
+
+// TestGeometric2: PMF sums to 1 over ℤ (1e−14) and equals the law of
+// TwoSidedGeometric; 4·10⁵ draws of Sample fit it (p ≥ 1e−6). Catches a
+// kept 1/ε that is not 1/ε (ratio b² or √b) and a PMF without the
+// (1−b)/(1+b) normaliser.
+func TestGeometric2(t *testing.T) {
+	for i, eps := range []float64{0.3, 2} {
+		g, err := central.NewGeometric2(eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0.0
+		for d := -2000; d <= 2000; d++ {
+			total += g.PMF(d)
+		}
+		if math.Abs(total-1) > 1e-14 {
+			t.Errorf("ε = %g: Σ PMF = %.17g", eps, total)
+		}
+		const n = 400000
+		D := 0
+		for g.PMF(D+1)*n >= 40 {
+			D++
+		}
+		counts := make([]int, 2*D+2) // last: |d| > D
+		ps := make([]float64, 2*D+2)
+		rest := 1.0
+		for d := -D; d <= D; d++ {
+			ps[d+D] = g.PMF(d)
+			rest -= g.PMF(d)
+		}
+		ps[2*D+1] = rest
+		rng := newRNG(uint64(450 + i))
+		for range n {
+			d := g.Sample(rng)
+			if d < -D || d > D {
+				counts[2*D+1]++
+			} else {
+				counts[d+D]++
+			}
+		}
+		if p := chiSquare(t, "geometric2", counts, ps, n); p < alpha {
+			t.Errorf("ε = %g: Geometric2 draws do not fit the PMF: p = %.3g", eps, p)
+		}
+	}
+	if _, err := central.NewGeometric2(0); err == nil {
+		t.Error("NewGeometric2(0) accepted")
+	}
+}
+
+// TestExtremeEpsilon: at the ends of the accepted range, ε = 1e−9 and
+// ε = 700 (b = e^{−700} ≈ 1e−304, trap 4), every sampler returns finite
+// values, the moments are finite and positive, γ* and γ̃* are in [0, 1],
+// and every estimator returns a finite value in [l, u]. Catches 0/0 in
+// P(B = 0) at large ε and int overflow of a geometric at tiny ε.
+func TestExtremeEpsilon(t *testing.T) {
+	rng := newRNG(460)
+	for _, eps := range []float64{1e-9, 700} {
+		st := mustStaircase(t, eps, central.GammaStar(eps), 1)
+		s2 := mustStaircase2D(t, eps, central.Staircase2DGamma(eps), 1)
+		h := mustHourglass(t, eps, central.GammaStar(eps), 1)
+		for _, v := range []float64{central.GammaStar(eps), central.Staircase2DGamma(eps)} {
+			if !(v >= 0 && v <= 1) {
+				t.Errorf("ε = %g: γ = %v", eps, v)
+			}
+		}
+		for _, v := range []float64{st.SecondMoment(), s2.SecondMoment(), central.SigmaSq(eps)} {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Errorf("ε = %g: moment %v", eps, v)
+			}
+		}
+		for range 10000 {
+			x, _, j := st.Sample(rng)
+			a, b := s2.Sample(rng)
+			z1, z2, _ := h.Sample(rng)
+			for _, v := range []float64{x, a, b, z1, z2} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("ε = %g: sample %v", eps, v)
+				}
+			}
+			if j < 0 {
+				t.Fatalf("ε = %g: J = %d", eps, j)
+			}
+		}
+		for _, name := range central.EstimatorNames() {
+			e := mustEstimator(t, name, eps, central.Options{L: 2, U: 5})
+			for range 1000 {
+				if v := e.Estimate(7, 20, rng); !(v >= 2 && v <= 5) {
+					t.Fatalf("%s ε = %g: estimate %v outside [2, 5]", name, eps, v)
+				}
+			}
+		}
+	}
+}
