@@ -48,7 +48,7 @@ test: vet
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadSpecErrorStable$$' -fuzztime 8000x -fuzzminimizetime 0 ./harness/
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... | tee bench.txt
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./central/... ./kinds/groupmean/ ./kinds/central/ ./audit/ | tee bench.txt
 
 data:
 	bash scripts/fetch_data.sh
