@@ -96,7 +96,7 @@ func (m *Mechanism) buildValue() error {
 		m.name = fmt.Sprintf("group-pw(split=%s)", cfg.Split)
 		m.pm, err = mechanisms.NewPM(e2)
 		m.val, m.c = m.pm, 1
-		m.pwFast = newPWFast(m.a, float64(cfg.D-1)*m.q, cfg.D, e2)
+		m.pwFast = newPWFast(m.a, float64(cfg.D-1)*m.q, e2)
 	case "value":
 		m.name = fmt.Sprintf("group-value(%s,ratio=%v)", cfg.Value, cfg.Ratio)
 		if m.val, err = mechanisms.New(cfg.Value, e2); err != nil {

@@ -22,6 +22,7 @@ type Tally struct {
 
 	ints []int     // scratch
 	flts []float64 // scratch
+	list []float64 // scratch: Piecewise's reports of movers
 }
 
 // reset sizes the tally for d groups and n users and zeroes it.
@@ -39,6 +40,15 @@ func (t *Tally) scratchInts(n int) []int {
 	t.ints = t.ints[:n]
 	clear(t.ints)
 	return t.ints
+}
+
+// scratchList returns n float64s of scratch space, not zeroed: its
+// user writes every element before reading it.
+func (t *Tally) scratchList(n int) []float64 {
+	if cap(t.list) < n {
+		t.list = make([]float64, n)
+	}
+	return t.list[:n]
 }
 
 // scratchFloats returns n zeroed float64s of scratch space.
