@@ -61,6 +61,13 @@ type Options struct {
 	Progress io.Writer
 	// Log receives one-line notes (resuming, up to date, figure warnings).
 	Log io.Writer
+	// Shard, when active, runs only that share of the cells (AssignShards)
+	// into its own directory (default out/<spec>/shard-<i>-of-<N>): its
+	// rows.csv holds those cells, in plan order, under the single run's
+	// first line with " shard=i/N" appended, and no summary or figures;
+	// Merge joins the shards into the single run's files. A shard resumes
+	// like any run.
+	Shard Shard
 	// MemoryLimit bounds the memory the run may plan to use, in bytes; 0
 	// means GOMEMLIMIT when set, else the machine's physical memory. A run
 	// whose estimate is over it is refused before anything large is
@@ -114,6 +121,12 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	}
 	if opt.OutDir == "" {
 		opt.OutDir = filepath.Join("out", s.Name)
+		if opt.Shard.Active() {
+			opt.OutDir = filepath.Join(opt.OutDir, fmt.Sprintf("shard-%d-of-%d", opt.Shard.Index, opt.Shard.Count))
+		}
+	}
+	if opt.Shard.Active() && (opt.Shard.Index < 0 || opt.Shard.Index >= opt.Shard.Count) {
+		return nil, fmt.Errorf("--shard %s: want 0 ≤ i < N", opt.Shard)
 	}
 	logf := func(format string, args ...any) {
 		if opt.Log != nil {
@@ -170,6 +183,21 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	}
 
 	header := metadataLine(s, kind, opt.Quick, skipped)
+	if opt.Shard.Active() {
+		// The assignment depends on the whole plan and the kind's cost
+		// estimates alone, so every shard computes it alike.
+		assign := AssignShards(cellCosts(kind, specs, s.Trials), opt.Shard.Count)
+		var keepCells []planCell
+		var keepSpecs []*experiment.CellSpec
+		for i := range cells {
+			if assign[i] == opt.Shard.Index {
+				keepCells, keepSpecs = append(keepCells, cells[i]), append(keepSpecs, specs[i])
+			}
+		}
+		logf("shard %s: %d of %d cells", opt.Shard, len(keepCells), len(cells))
+		cells, specs = keepCells, keepSpecs
+		header += opt.Shard.suffix()
+	}
 	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
 	rowsPath := filepath.Join(opt.OutDir, RowsFile)
 	partialPath := filepath.Join(opt.OutDir, PartialFile)
@@ -260,6 +288,12 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		if err := os.Rename(partialPath, rowsPath); err != nil {
 			return nil, err
 		}
+	}
+	if opt.Shard.Active() {
+		// A shard's summary and figures would be of a part of the plan:
+		// Merge writes them from every shard's rows. The spec copy is what
+		// Merge plans from.
+		return res, copySpec(s, opt.OutDir, res)
 	}
 	if err := finish(s, opt, reduced, res, logf); err != nil {
 		return nil, err
@@ -577,18 +611,8 @@ func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, .
 	}); err != nil {
 		return err
 	}
-	if s.Path != "" {
-		raw, err := os.ReadFile(s.Path)
-		if err != nil {
-			return err
-		}
-		res.SpecCopied = filepath.Join(opt.OutDir, SpecFile)
-		if err := results.WriteFileAtomic(res.SpecCopied, func(w *bufio.Writer) error {
-			_, err := w.Write(raw)
-			return err
-		}); err != nil {
-			return err
-		}
+	if err := copySpec(s, opt.OutDir, res); err != nil {
+		return err
 	}
 	files, err := DrawFigures(s.Figures, res.Summaries, opt.OutDir, logf)
 	res.Figures = files
@@ -597,6 +621,23 @@ func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, .
 	}
 	res.Tables, err = tables.WriteAll(res.Summaries, s.Tables, opt.OutDir)
 	return err
+}
+
+// copySpec writes the spec file, as it is, into dir (a spec built in Go,
+// without a file, has none).
+func copySpec(s *Spec, dir string, res *Result) error {
+	if s.Path == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(s.Path)
+	if err != nil {
+		return err
+	}
+	res.SpecCopied = filepath.Join(dir, SpecFile)
+	return results.WriteFileAtomic(res.SpecCopied, func(w *bufio.Writer) error {
+		_, err := w.Write(raw)
+		return err
+	})
 }
 
 // DrawFigures renders every figure of a spec from summaries into dir.

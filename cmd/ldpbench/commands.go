@@ -140,12 +140,18 @@ func cmdRun(ctx context.Context, kinds experiment.Registry, args []string, stdou
 	fs.BoolVar(&opt.Quick, "quick", false, "run at the spec's [quick] scale")
 	seed := fs.String("seed", "", "master seed (default: the spec's)")
 	fs.BoolVar(&opt.Fresh, "fresh", false, "discard earlier results in the output directory")
+	shard := fs.String("shard", "", "run only share i/N of the cells (i from 0), balanced by estimated cost; join with `ldpbench merge`")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("run: want one SPEC, got %d arguments", len(pos))
+	}
+	if *shard != "" {
+		if opt.Shard, err = harness.ParseShard(*shard); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
 	}
 	if *seed != "" {
 		opt.Seed, err = strconv.ParseUint(*seed, 10, 64)
@@ -181,6 +187,11 @@ func cmdRun(ctx context.Context, kinds experiment.Registry, args []string, stdou
 	}
 	if res.Skipped {
 		fmt.Fprintf(stdout, "%s: skipped (data not fetched)\n", spec.Name)
+		return nil
+	}
+	if opt.Shard.Active() {
+		fmt.Fprintf(stdout, "%s: shard %s: %d cells (%d resumed), %d trials run -> %s (join the shards with `ldpbench merge`)\n",
+			spec.Name, opt.Shard, res.Cells, res.Resumed, res.Trials, res.OutDir)
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s: %d cells (%d resumed), %d trials run -> %s\n",

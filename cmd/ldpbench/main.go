@@ -16,7 +16,8 @@ import (
 const usage = `usage:
   ldpbench list mechanisms|datasets|specs|kinds [-v]
   ldpbench theory [--mech a,b] [--eps 0.5,1,2]
-  ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
+  ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh] [--shard i/N]
+  ldpbench merge OUT SHARD_DIR...
   ldpbench plot SPEC|DIR [--out DIR]
   ldpbench compare DIR [--spec SPEC]
   ldpbench audit [--mech a,b] [--eps 0.5,1,2,4] [--out DIR] [--mc N] [--alpha A] [--seed S] [--strict]
@@ -48,6 +49,8 @@ func run(ctx context.Context, kinds experiment.Registry, args []string, stdout, 
 		return cmdTheory(args, stdout)
 	case "run":
 		return cmdRun(ctx, kinds, args, stdout, stderr)
+	case "merge":
+		return cmdMerge(kinds, args, stdout, stderr)
 	case "plot":
 		return cmdPlot(args, stdout, stderr)
 	case "compare":

@@ -1,0 +1,36 @@
+package experiment
+
+// CostEstimator is implemented by a kind whose trials cost is not
+// proportional to n: the runner's --shard i/N balances the shards by the
+// sum of their cells' estimated costs (greedy longest-processing-time
+// first), and `ldpbench plan` scales a short calibration by it. A kind
+// without it is costed by DefaultTrialCost, n × the dataset's dimension:
+// the number of values a trial perturbs. Only ratios between the cells of
+// one kind matter, so the unit is the kind's own (reports drawn, EM
+// iterations × buckets...). It must be deterministic and must not depend
+// on the machine: every shard computes the same assignment on its own.
+type CostEstimator interface {
+	// TrialCost returns the relative cost of one trial of the cell (> 0).
+	TrialCost(c *CellSpec) float64
+}
+
+// DefaultTrialCost is the cost of a trial of a kind that does not estimate
+// its own: n × the dataset's dimension, at least 1.
+func DefaultTrialCost(c *CellSpec) float64 {
+	dim := 1
+	if c.Dataset != nil {
+		dim = max(c.Dataset.Dim(), 1)
+	}
+	return max(float64(c.N)*float64(dim), 1)
+}
+
+// TrialCost returns the kind's estimate of a trial's cost when it is a
+// CostEstimator with a positive, finite answer, else DefaultTrialCost.
+func TrialCost(k Kind, c *CellSpec) float64 {
+	if e, ok := k.(CostEstimator); ok {
+		if v := e.TrialCost(c); v > 0 && v < 1e300 {
+			return v
+		}
+	}
+	return DefaultTrialCost(c)
+}
