@@ -290,4 +290,3 @@ func injectCell(t *testing.T, dst, src string, perCell int) {
 		t.Fatal(err)
 	}
 }
-
