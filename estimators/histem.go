@@ -481,6 +481,11 @@ type HistEMConfig struct {
 	Prior []float64
 	// Lambda is the prior's weight (default 1 when Prior is set).
 	Lambda float64
+	// Smooth makes the run EMS: after every M-step θ ← Sθ/ΣSθ with S the
+	// binomial [1, 2, 1] kernel of Li et al.'s code, as the EMS of package
+	// emkernel (first row (2θ_0 + θ_1)/3, last row θ_{d-1}; ERRATA E4.4).
+	// Default false: plain EM, as Baek & Chung use for SW (E0.29).
+	Smooth bool
 	// Start, if not nil, is the starting estimate (default: Prior, else
 	// uniform).
 	Start []float64
@@ -561,6 +566,10 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 	D := make([]float64, t.Rows)
 	r := make([]float64, t.Rows)
 	a := make([]float64, d)
+	var sm []float64
+	if cfg.Smooth {
+		sm = make([]float64, d)
+	}
 	// eval computes D at pi, r = c/D and LL.
 	eval := func() float64 {
 		t.forward(pi, D)
@@ -603,6 +612,16 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 				pi[i] /= sq
 			}
 		}
+		if cfg.Smooth {
+			smoothEMS(sm, pi)
+			var ss float64
+			for _, v := range sm {
+				ss += v
+			}
+			for i := range pi {
+				pi[i] = sm[i] / ss
+			}
+		}
 		res.Iter++
 		next := eval()
 		if cfg.Trace != nil {
@@ -625,4 +644,19 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 	res.Hist = pi
 	res.LL = ll
 	return res, nil
+}
+
+// smoothEMS writes Sθ to dst, S the authors' EMS kernel (see
+// HistEMConfig.Smooth).
+func smoothEMS(dst, theta []float64) {
+	l := len(theta)
+	if l == 1 {
+		dst[0] = theta[0]
+		return
+	}
+	dst[0] = (2*theta[0] + theta[1]) / 3
+	for i := 1; i < l-1; i++ {
+		dst[i] = (theta[i-1] + 2*theta[i] + theta[i+1]) / 4
+	}
+	dst[l-1] = theta[l-1]
 }
