@@ -172,7 +172,7 @@ func (c *Clients) Train(theta, Xtr, Ytr, Xte, Yte, acc []float64, ws *ClientWork
 		for j := range theta {
 			theta[j] += ws.sum[j] * inv
 		}
-		acc[r] = 1 - TestError(m, theta, Xte, Yte)
+		acc[r] = m.accuracy(theta, Xte, Yte)
 	}
 	return nil
 }
@@ -193,4 +193,15 @@ func (c *Clients) step(ws *ClientWorkspace, X, Y []float64, rows []int) {
 	for j := range ws.local {
 		ws.local[j] -= c.LR * (ws.upd[j]*inv + c.WeightDecay*ws.local[j])
 	}
+}
+
+// accuracy is 1 − TestError without boxing m into a Model (which would
+// allocate once per round).
+func (m Multinomial) accuracy(theta, X, Y []float64) float64 {
+	p := m.P
+	var wrong float64
+	for i, y := range Y {
+		wrong += m.Error(theta, X[i*p:(i+1)*p], y)
+	}
+	return 1 - wrong/float64(len(Y))
 }
