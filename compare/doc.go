@@ -6,7 +6,12 @@
 // the kind pairs its methods), and Report writes claims.csv beside the rows.
 // `ldpbench compare DIR` re-evaluates them without re-running anything.
 //
-// Regression of error curves against theory and stored baselines (`ldpbench
-// regress`) is to live here too, in the manner of benchstat's comparison
-// layer over x/perf's benchfmt records.
+// Regress tests every cell and metric of a run against the kind's exact
+// theory and against a stored Baseline (`ldpbench regress`, baselines in
+// regress/<spec>.csv), in the manner of benchstat's comparison layer over
+// x/perf's benchfmt records: the test is the dual of the summary's
+// confidence interval (χ² for squared errors, t or t on the log of the
+// mean), paired t where the baseline was drawn from the same seed, else F
+// on a ratio of mean squared errors or Welch's t, and Holm's step-down
+// correction holds the probability of any false alarm of a spec at its α.
 package compare

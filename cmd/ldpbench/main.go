@@ -18,6 +18,7 @@ const usage = `usage:
   ldpbench theory [--mech a,b] [--eps 0.5,1,2]
   ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh] [--shard i/N]
   ldpbench merge OUT SHARD_DIR...
+  ldpbench regress DIR [--baseline FILE] [--alpha A] [--update-baseline --reason "..."]
   ldpbench plot SPEC|DIR [--out DIR]
   ldpbench compare DIR [--spec SPEC]
   ldpbench audit [--mech a,b] [--eps 0.5,1,2,4] [--out DIR] [--mc N] [--alpha A] [--seed S] [--strict]
@@ -29,6 +30,9 @@ func main() {
 	if err := run(ctx, kinds, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "ldpbench:", err)
+		}
+		if errors.Is(err, errMoved) {
+			os.Exit(1) // a regression, not a failure to run
 		}
 		os.Exit(2)
 	}
@@ -49,6 +53,8 @@ func run(ctx context.Context, kinds experiment.Registry, args []string, stdout, 
 		return cmdTheory(args, stdout)
 	case "run":
 		return cmdRun(ctx, kinds, args, stdout, stderr)
+	case "regress":
+		return cmdRegress(args, stdout, stderr)
 	case "merge":
 		return cmdMerge(kinds, args, stdout, stderr)
 	case "plot":

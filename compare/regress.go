@@ -1,0 +1,250 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ldpbench/ldpbench/results"
+)
+
+// Check is one regression test of one cell and metric of a run: against
+// the kind's exact theory (the predicted mean of the metric) or against a
+// stored baseline.
+type Check struct {
+	Cell    results.Cell
+	Metric  string
+	Against string // "theory" or "baseline"
+	// Test names the test: "chi2" (Σx/theory ~ χ²_k, squared errors),
+	// "t" or "t-logmean" (Student's t of the mean, or of its log, against
+	// theory), "paired-t" (trial-by-trial differences, same seeds), "F"
+	// (ratio of two means of squared errors), "welch" (Welch's t of two
+	// means), "exact" (no spread: the values must agree to 1e-9).
+	Test string
+	Ref  float64 // theory, or the baseline's mean
+	Mean float64 // the run's mean
+	Stat float64 // the test's statistic (t, χ², F)
+	P    float64 // two-sided p-value
+	PAdj float64 // Holm-adjusted over every check of the spec
+	// Moved is PAdj ≤ α: the cell's metric differs from theory or from
+	// the baseline beyond what chance explains at the spec's α.
+	Moved bool
+}
+
+// Effect is the relative change of the mean, Mean/Ref − 1.
+func (c Check) Effect() float64 { return c.Mean/c.Ref - 1 }
+
+// Side says which way the mean moved: "higher" or "lower" than Ref.
+func (c Check) Side() string {
+	if c.Mean > c.Ref {
+		return "higher"
+	}
+	return "lower"
+}
+
+// Regression is the outcome of `ldpbench regress` for one run.
+type Regression struct {
+	Spec   string
+	Alpha  float64
+	Checks []Check
+	// Paired is true when the run and the baseline share their seed, so
+	// that the baseline tests compare trial with trial.
+	Paired bool
+	// Untested counts the cells and metrics with a theory or a baseline
+	// that no test applies to (one trial and a value that differs, a
+	// negative mean where a ratio is needed).
+	Untested int
+	// Notes are what the report should say beside the checks (cells of
+	// the baseline that the run lacks, a baseline of another scale).
+	Notes []string
+}
+
+// Moved returns the checks that moved.
+func (r *Regression) Moved() []Check {
+	var out []Check
+	for _, c := range r.Checks {
+		if c.Moved {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Regress tests every cell and metric of a run (rows, and rowsLine the
+// first line of its rows.csv) against the exact theory where the rows have
+// one, and against base (nil: none) where it has the cell and metric, and
+// marks as moved the checks that Holm's step-down procedure rejects at the
+// family-wise false-alarm probability alpha (the baseline's when alpha is
+// 0). The test is the dual of the summary's confidence interval of that
+// metric (its ci_method): χ² for squared errors, t or t on the log of the
+// mean otherwise; against a baseline drawn from the same seed, the paired
+// t test of the trial-by-trial differences, else F on the ratio of means of
+// squared errors and Welch's t otherwise.
+func Regress(spec, rowsLine string, rows []results.Row, base *Baseline, alpha float64) *Regression {
+	if alpha == 0 {
+		alpha = DefaultAlpha
+		if base != nil {
+			alpha = base.Alpha
+		}
+	}
+	r := &Regression{Spec: spec, Alpha: alpha}
+	type key struct {
+		cell   results.Cell
+		metric string
+	}
+	values := map[key][]float64{}
+	theory := map[key]float64{}
+	var order []key
+	for _, row := range rows {
+		k := key{row.Cell(), row.Metric}
+		if _, ok := values[k]; !ok {
+			order = append(order, k)
+			theory[k] = float64(row.Theory)
+		}
+		values[k] = append(values[k], float64(row.Value))
+	}
+	method := map[key]string{}
+	for _, s := range results.Summarise(rows) {
+		method[key{s.Cell(), s.Metric}] = s.CIMethod
+	}
+	baseValues := map[key][]float64{}
+	if base != nil {
+		for _, c := range base.Cells {
+			baseValues[key{c.Cell, c.Metric}] = c.Values
+		}
+		r.Paired = headerField(base.RowsLine, "seed") == headerField(rowsLine, "seed") && headerField(rowsLine, "seed") != ""
+		if a, b := headerField(base.RowsLine, "quick"), headerField(rowsLine, "quick"); a != b {
+			r.Notes = append(r.Notes, fmt.Sprintf("the baseline was run with quick=%s, this run with quick=%s: only the cells they share are compared", a, b))
+		}
+		// The hash covers the seed: compare it only between runs of one seed.
+		if a, b := headerField(base.RowsLine, "spec_sha256"), headerField(rowsLine, "spec_sha256"); r.Paired && a != b {
+			r.Notes = append(r.Notes, fmt.Sprintf("the spec changed since the baseline (spec_sha256 %s, now %s)", a, b))
+		}
+	}
+	for _, k := range order {
+		xs := values[k]
+		mean, _ := meanSD(xs)
+		if th := theory[k]; !math.IsNaN(th) {
+			c := Check{Cell: k.cell, Metric: k.metric, Against: "theory", Ref: th, Mean: mean}
+			var ok bool
+			switch method[k] {
+			case "chi2":
+				c.Test = "chi2"
+				c.P, c.Stat, ok = chi2Theory(xs, th)
+			case "t-logmean":
+				c.Test = "t-logmean"
+				c.P, c.Stat, ok = tTheory(xs, th, true)
+			default:
+				c.Test = "t"
+				c.P, c.Stat, ok = tTheory(xs, th, false)
+			}
+			if ok && c.Stat == 0 && c.Test != "chi2" {
+				c.Test = "exact"
+			}
+			if ok {
+				r.Checks = append(r.Checks, c)
+			} else {
+				r.Untested++
+			}
+		}
+		bs, ok := baseValues[k]
+		if !ok {
+			continue
+		}
+		delete(baseValues, k)
+		bm, _ := meanSD(bs)
+		c := Check{Cell: k.cell, Metric: k.metric, Against: "baseline", Ref: bm, Mean: mean}
+		switch {
+		case r.Paired && len(bs) == len(xs):
+			c.Test = "paired-t"
+			c.P, c.Stat, ok = pairedT(xs, bs)
+		case method[k] == "chi2":
+			c.Test = "F"
+			c.P, c.Stat, ok = fRatio(xs, bs)
+		default:
+			c.Test = "welch"
+			c.P, c.Stat, ok = welch(xs, bs)
+			if ok && c.Stat == 0 {
+				c.Test = "exact"
+			}
+		}
+		if ok {
+			r.Checks = append(r.Checks, c)
+		} else {
+			r.Untested++
+		}
+	}
+	if base != nil && len(baseValues) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d cell-metrics of the baseline are not in this run (a dataset skipped, another scale, or the spec changed)", len(baseValues)))
+	}
+	if base != nil && len(baseValues) == len(base.Cells) && len(base.Cells) > 0 {
+		r.Notes = append(r.Notes, "no cell of this run is in the baseline")
+	}
+	p := make([]float64, len(r.Checks))
+	for i, c := range r.Checks {
+		p[i] = c.P
+	}
+	for i, a := range Holm(p) {
+		r.Checks[i].PAdj = a
+		r.Checks[i].Moved = a <= alpha
+	}
+	return r
+}
+
+// headerField returns a key=value field of a rows file's first line.
+func headerField(line, key string) string {
+	line, _, _ = strings.Cut(line, " skipped=")
+	for _, f := range strings.Fields(line) {
+		if k, v, ok := strings.Cut(f, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// Print writes the report: one line of counts, the notes, and a table of
+// the checks that moved (cell, metric, against what, the test, reference
+// and new mean, relative effect, p-value, Holm-adjusted p-value, side).
+func (r *Regression) Print(w io.Writer) {
+	var theory, base int
+	for _, c := range r.Checks {
+		if c.Against == "theory" {
+			theory++
+		} else {
+			base++
+		}
+	}
+	moved := r.Moved()
+	against := "unpaired"
+	if r.Paired {
+		against = "paired: same seed"
+	}
+	fmt.Fprintf(w, "%s: %d checks (%d against theory, %d against the baseline, %s), α = %g family-wise (Holm): %d moved\n",
+		r.Spec, len(r.Checks), theory, base, against, r.Alpha, len(moved))
+	if r.Untested > 0 {
+		fmt.Fprintf(w, "  %d cell-metrics could not be tested (one trial, or no spread to test a ratio)\n", r.Untested)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "  note:", n)
+	}
+	if len(moved) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  cell\tmetric\tagainst\ttest\tref\tmean\teffect\tp\tp_holm\tside")
+	for _, c := range moved {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%.4g\t%.4g\t%+.2f%%\t%.2g\t%.2g\t%s\n",
+			cellLabel(c.Cell), c.Metric, c.Against, c.Test, c.Ref, c.Mean, 100*c.Effect(), c.P, c.PAdj, c.Side())
+	}
+	tw.Flush()
+}
+
+// cellLabel is the cell key without the experiment, which the report's
+// first line names.
+func cellLabel(c results.Cell) string {
+	k := c.Key()
+	_, rest, _ := strings.Cut(k, ";")
+	return strings.TrimSuffix(rest, ";")
+}
