@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/kinds/central"
+	"github.com/ldpbench/ldpbench/kinds/dist"
 	"github.com/ldpbench/ldpbench/kinds/groupmean"
 	"github.com/ldpbench/ldpbench/kinds/mean"
 	"github.com/ldpbench/ldpbench/kinds/multiservice"
@@ -19,4 +20,5 @@ var kinds = experiment.Registry{
 	multiservice.MD{},   // multiservice-md: its d-dimensional experiment
 	groupmean.Kind{},    // groupmean: group means, group and value private (Raab et al.)
 	central.Kind{},      // central-mean: central DP, add-remove model (Kulesza et al.)
+	dist.Kind{},         // noutput-dist: distribution, variance, deciles (Baek & Chung Fig. 4)
 }
