@@ -3,6 +3,9 @@
 #   make test           vet, unit and statistical tests, and a quick end-to-end run
 #   make bench          per-mechanism ns/report and the ratio to the random draws alone
 #   make data           fetch the real datasets into data/ (sha256-checked)
+#   make regress        every shipped spec at quick scale against its theory and
+#                       its baseline in regress/ (exit 1 if a cell moved)
+#   make test-slurm     shards + merge on a real one-node Slurm cluster (root; apt)
 
 GO      ?= go
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -10,7 +13,7 @@ SPECS   := $(wildcard runs/*.toml)
 QUICK   := $(if $(FULL),,--quick)
 BIN     := bin/ldpbench
 
-.PHONY: all build figures test bench data vet clean
+.PHONY: all build figures test bench data vet clean regress regress-baselines test-slurm
 
 all: build
 
@@ -46,6 +49,19 @@ test: vet
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60000x -fuzzminimizetime 0 ./experiment/
 # Enabled once a spec's errors do not depend on map order (reported, issue 11):
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadSpecErrorStable$$' -fuzztime 8000x -fuzzminimizetime 0 ./harness/
+
+# Baselines are rewritten only on purpose, with the reason stored in each
+# file: make regress-baselines REASON="why the expected results changed"
+# (SPECS_ONLY="a b" for some specs).
+regress: build
+	JOBS=$(JOBS) bash scripts/regress.sh $(SPECS_ONLY)
+
+regress-baselines: build
+	@test -n "$(REASON)" || { echo 'make regress-baselines needs REASON="why the expected results changed"'; exit 2; }
+	JOBS=$(JOBS) bash scripts/regress.sh --update-baseline --reason "$(REASON)" $(SPECS_ONLY)
+
+test-slurm: build
+	bash deploy/slurm/test.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./central/... ./kinds/groupmean/ ./kinds/central/ ./audit/ | tee bench.txt

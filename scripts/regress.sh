@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Regression of every shipped spec (or the ones named) at quick scale:
+# runs each into out/regress/<spec> (--fresh: rows of an older build are
+# never reused) and tests it with `ldpbench regress` against its theory and
+# its baseline regress/<spec>.csv.
+#
+#   scripts/regress.sh [SPEC...]                                  # test
+#   scripts/regress.sh --update-baseline --reason "why" [SPEC...] # rewrite baselines
+#
+# Exit status: 0 nothing moved; 1 some spec moved (the cells are printed);
+# 2 a spec failed to run. A spec without a baseline is tested against its
+# theory only, and named at the end.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin/ldpbench}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+extra=()
+specs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--update-baseline) extra+=(--update-baseline); shift ;;
+	--reason) extra+=(--reason "$2"); shift 2 ;;
+	--alpha) extra+=(--alpha "$2"); shift 2 ;;
+	*) specs+=("$1"); shift ;;
+	esac
+done
+if [ ${#specs[@]} -eq 0 ]; then
+	for f in runs/*.toml; do specs+=("$(basename "$f" .toml)"); done
+fi
+moved=() failed=() nobase=()
+for spec in "${specs[@]}"; do
+	name=$(basename "$spec" .toml)
+	out="out/regress/$name"
+	echo "== $name"
+	start=$(date +%s)
+	if ! "$BIN" run "$spec" --quick --fresh -j "$JOBS" --out "$out" >"$out.log" 2>&1; then
+		cat "$out.log"
+		failed+=("$name")
+		continue
+	fi
+	if grep -q "skipped (data not fetched)" "$out.log"; then
+		echo "$name: skipped (data not fetched)"
+		continue
+	fi
+	"$BIN" regress "$out" "${extra[@]}"
+	case $? in
+	0) ;;
+	1) moved+=("$name") ;;
+	*) failed+=("$name") ;;
+	esac
+	[ -f "regress/$name.csv" ] || nobase+=("$name")
+	echo "   ($(($(date +%s) - start)) s)"
+done
+echo
+[ ${#nobase[@]} -eq 0 ] || echo "no baseline (theory only): ${nobase[*]}; write them with: scripts/regress.sh --update-baseline --reason \"...\" ${nobase[*]}"
+[ ${#failed[@]} -eq 0 ] || { echo "FAILED to run: ${failed[*]}"; exit 2; }
+[ ${#moved[@]} -eq 0 ] || { echo "MOVED: ${moved[*]}"; exit 1; }
+echo "regress: nothing moved"
