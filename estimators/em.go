@@ -31,6 +31,23 @@ const (
 	StopConverged StopRule = "converged"
 )
 
+// Accel names an acceleration of the EM loop.
+type Accel string
+
+// AccelSquarem is SQUAREM (Varadhan and Roland, Scand. J. Stat. 35, 2008;
+// the scheme SqS3, step length α = −‖r‖/‖v‖ clamped to α ≤ −1, with the
+// stabilising EM step after each extrapolation, the extrapolated θ moved
+// back towards the plain step until positive, and the monotonicity
+// safeguard: a cycle whose LL falls by more than LLTol·|LL| is redone with
+// α halfway to −1, falling back to the plain EM steps). Its map is one EM
+// update, or one EMS update with smoothing, so it reaches the same fixed
+// point as the plain loop, in a fraction of the E-steps (docs/
+// multiservice.md gives the counts). Only with StopConverged: the
+// authors' rule stops where one plain step changes LL by less than 1e-3,
+// a point of the plain path that an accelerated path does not visit, so
+// EMOptions refuses it there.
+const AccelSquarem Accel = "squarem"
+
 // Stop reasons recorded in EMInfo.Stop.
 const (
 	StopReasonLL      = "loglik"   // the |ΔLL| test broke the loop
@@ -64,15 +81,29 @@ type EMOptions struct {
 	// memory. It refuses more than 2^27 row entries.
 	Dense bool
 	// Trace, if not nil, is called after every iteration with its number
-	// (1, 2, ...), the new θ (do not keep or modify it) and LL(θ).
+	// (1, 2, ...), the new θ (do not keep or modify it) and LL(θ); under
+	// SQUAREM after every accepted cycle, with the E-steps so far.
 	Trace func(iter int, theta []float64, ll float64)
+	// Accel accelerates the loop: "" (plain EM, the default) or
+	// AccelSquarem, which needs Stop = StopConverged. Under SQUAREM,
+	// MaxIter caps the E-steps (EMInfo.ESteps), LLTol and ThetaTol apply
+	// to the accelerated sequence (an accepted cycle's |ΔLL|, the plain
+	// step's ‖F(θ) − θ‖₁) and the LL tolerance is also the safeguard's.
+	Accel Accel
 }
 
 // EMInfo describes one EM run.
 type EMInfo struct {
 	// Iterations is the number of EM updates of θ (E-, M- and smoothing
-	// steps) performed.
+	// steps) performed; under SQUAREM the accepted cycles.
 	Iterations int
+	// ESteps is the number of E-step passes over the distinct vectors,
+	// the work of the run: Iterations + 1 for plain EM (the last pass
+	// evaluates LL at the final θ); under SQUAREM every evaluation of the
+	// EM map, those of rejected extrapolations included.
+	ESteps int
+	// Accel is the acceleration applied ("" for plain EM).
+	Accel Accel
 	// Stop is why the loop ended: StopReasonLL, StopReasonTheta or
 	// StopReasonMaxIter.
 	Stop string
@@ -87,8 +118,7 @@ type EMInfo struct {
 	// Route is "fast" or "dense".
 	Route string
 	// Setup is the time to bucket, deduplicate and prepare; Loop the time
-	// of the EM iterations; PerIter is Loop over the number of E-step
-	// passes (Iterations + 1: the last pass evaluates LL at the final θ).
+	// of the EM iterations; PerIter is Loop over ESteps.
 	Setup, Loop, PerIter time.Duration
 }
 
@@ -99,6 +129,15 @@ func (o EMOptions) kernelOptions() (emkernel.Options, error) {
 	case "", StopAuthors, StopConverged:
 	default:
 		return emkernel.Options{}, fmt.Errorf("estimators: unknown stopping rule %q (want %q or %q)", o.Stop, StopAuthors, StopConverged)
+	}
+	switch o.Accel {
+	case "":
+	case AccelSquarem:
+		if o.Stop != StopConverged {
+			return emkernel.Options{}, fmt.Errorf("estimators: acceleration %q needs stopping rule %q: the authors' rule stops at a point of the plain EM path (stop %q)", o.Accel, StopConverged, o.rule())
+		}
+	default:
+		return emkernel.Options{}, fmt.Errorf("estimators: unknown EM acceleration %q (want \"\" or %q)", o.Accel, AccelSquarem)
 	}
 	if o.MaxIter < 0 || o.LLTol < 0 || o.ThetaTol < 0 || math.IsNaN(o.LLTol) || math.IsNaN(o.ThetaTol) {
 		return emkernel.Options{}, fmt.Errorf("estimators: negative or NaN EM option (MaxIter %d, LLTol %v, ThetaTol %v)", o.MaxIter, o.LLTol, o.ThetaTol)
@@ -112,6 +151,7 @@ func (o EMOptions) kernelOptions() (emkernel.Options, error) {
 		Workers:   o.Workers,
 		Dense:     o.Dense,
 		Trace:     o.Trace,
+		Squarem:   o.Accel == AccelSquarem,
 	}, nil
 }
 
@@ -124,14 +164,17 @@ func (o EMOptions) rule() StopRule {
 }
 
 // emInfo returns the kernel's description of a run as an EMInfo; rule is
-// the rule applied. A run that failed before its EM loop started (no route
-// chosen) records no rule, as it records no iterations.
-func emInfo(k emkernel.Info, rule StopRule) EMInfo {
+// the rule and accel the acceleration applied. A run that failed before
+// its EM loop started (no route chosen) records neither, as it records no
+// iterations.
+func emInfo(k emkernel.Info, rule StopRule, accel Accel) EMInfo {
 	if k.Route == "" {
-		rule = ""
+		rule, accel = "", ""
 	}
 	info := EMInfo{
 		Iterations: k.Iterations,
+		ESteps:     k.ESteps,
+		Accel:      accel,
 		Rule:       rule,
 		LL:         k.LL,
 		Users:      k.Users,

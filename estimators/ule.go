@@ -51,7 +51,7 @@ func ULE(ctx context.Context, reports [][]float64, svcs []*Service, opt EMOption
 		return nil, EMInfo{}, err
 	}
 	theta, info, err := emkernel.Linked(ctx, reports, mats, kopt)
-	return theta, emInfo(info, opt.rule()), err
+	return theta, emInfo(info, opt.rule(), opt.Accel), err
 }
 
 // EMS estimates the histogram from one service's reports alone: EM (EMS by
@@ -79,5 +79,5 @@ func EMSHistogram(ctx context.Context, counts []float64, svc *Service, opt EMOpt
 		return nil, EMInfo{}, err
 	}
 	theta, info, err := emkernel.Histogram(ctx, counts, svc.mat, kopt)
-	return theta, emInfo(info, opt.rule()), err
+	return theta, emInfo(info, opt.rule(), opt.Accel), err
 }

@@ -57,8 +57,13 @@ type Options struct {
 	// Dense selects the dense route, the reference of the fast one.
 	Dense bool
 	// Trace, if not nil, is called after every iteration with its number,
-	// the new θ (not to be kept or modified) and LL(θ).
+	// the new θ (not to be kept or modified) and LL(θ); under SQUAREM after
+	// every accepted cycle, with the number of E-steps so far.
 	Trace func(iter int, theta []float64, ll float64)
+	// Squarem accelerates the loop with SQUAREM (squarem.go): the map is
+	// one EM (EMS) update, so the fixed point is EM's (EMS's). Only with
+	// Converged (estimators checks); MaxIter then caps the E-steps.
+	Squarem bool
 
 	// kernel forces a kernel of the fast route (this package's tests and
 	// benchmarks; see newULEFast).
@@ -117,10 +122,17 @@ func (s Stop) String() string {
 // Info describes one EM run (estimators.EMInfo, less the rule, which the
 // caller knows).
 type Info struct {
-	// Iterations is the number of EM updates of θ performed; Stop why the
-	// loop ended.
+	// Iterations is the number of EM updates of θ performed (under
+	// SQUAREM, the accepted cycles); Stop why the loop ended.
 	Iterations int
 	Stop       Stop
+	// ESteps is the number of E-step passes (evaluations of the EM map,
+	// the last one giving LL at the returned θ): Iterations + 1 for the
+	// plain loop.
+	ESteps int
+	// Squarem is the accelerated run's description (zero for the plain
+	// loop).
+	Squarem SquaremInfo
 	// LL is Σ_k n_k ln((Rθ)_k) at the returned θ, with the unscaled rows.
 	LL float64
 	// Users is N = Σ n_k; Distinct the number of distinct bucket vectors.
@@ -153,6 +165,9 @@ func runEM(ctx context.Context, e emEngine, l int, N, llConst float64, opt Optio
 	next := make([]float64, l)
 	a := make([]float64, l)
 	sm := make([]float64, l)
+	if opt.Squarem {
+		return runSquarem(ctx, e, theta, llConst, opt, info, start)
+	}
 
 	thetaTol := 1 / N
 	if opt.Converged {
@@ -178,25 +193,7 @@ func runEM(ctx context.Context, e emEngine, l int, N, llConst float64, opt Optio
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("estimators: EM stopped after %d iterations: %w", r, err)
 		}
-		// M-step from the accumulated a.
-		var sp float64
-		for t := range next {
-			next[t] = theta[t] * a[t]
-			sp += next[t]
-		}
-		for t := range next {
-			next[t] /= sp
-		}
-		if !opt.NoSmooth {
-			emSmooth(sm, next)
-			var s float64
-			for _, v := range sm {
-				s += v
-			}
-			for t := range next {
-				next[t] = sm[t] / s
-			}
-		}
+		emUpdate(next, theta, a, sm, !opt.NoSmooth)
 		dist = 0
 		for t := range next {
 			dist += math.Abs(theta[t] - next[t])
@@ -227,10 +224,66 @@ func runEM(ctx context.Context, e emEngine, l int, N, llConst float64, opt Optio
 		r++
 	}
 	info.Iterations = r
+	info.ESteps = passes
 	info.LL = ll
 	info.Loop = time.Since(start)
 	info.PerIter = info.Loop / time.Duration(passes)
 	return theta, nil
+}
+
+// emUpdate writes the M-step (and, with smooth, the EMS smoothing) from θ
+// and the E-step's accumulation a to next; sm is scratch.
+func emUpdate(next, theta, a, sm []float64, smooth bool) {
+	var sp float64
+	for t := range next {
+		next[t] = theta[t] * a[t]
+		sp += next[t]
+	}
+	for t := range next {
+		next[t] /= sp
+	}
+	if smooth {
+		emSmooth(sm, next)
+		var s float64
+		for _, v := range sm {
+			s += v
+		}
+		for t := range next {
+			next[t] = sm[t] / s
+		}
+	}
+}
+
+// runSquarem is runEM under SQUAREM: the map is one E-step at θ (its LL)
+// followed by the M-step and smoothing of runEM, and the converged rule's
+// tolerances stop it (squarem.go).
+func runSquarem(ctx context.Context, e emEngine, theta0 []float64, llConst float64, opt Options, info *Info, start time.Time) ([]float64, error) {
+	l := len(theta0)
+	a := make([]float64, l)
+	sm := make([]float64, l)
+	f := func(theta, next []float64) float64 {
+		ll := e.eval(theta, a) + llConst
+		emUpdate(next, theta, a, sm, !opt.NoSmooth)
+		return ll
+	}
+	theta, sq, err := Squarem(ctx, theta0, f, SquaremOptions{
+		MaxEvals: opt.MaxIter,
+		LLTol:    opt.LLTol,
+		ThetaTol: opt.ThetaTol,
+		Trace:    opt.Trace,
+		// EMS's smoothed step is not an ascent of LL.
+		ResidualSafeguard: !opt.NoSmooth,
+	})
+	info.Squarem = sq
+	info.Iterations = sq.Cycles
+	info.ESteps = sq.Evals
+	info.Stop = sq.Stop
+	info.LL = sq.LL
+	info.Loop = time.Since(start)
+	if sq.Evals > 0 {
+		info.PerIter = info.Loop / time.Duration(sq.Evals)
+	}
+	return theta, err
 }
 
 // smooth writes Sθ to dst: the authors' smoothing matrix, the binomial
