@@ -18,6 +18,7 @@ const usage = `usage:
   ldpbench theory [--mech a,b] [--eps 0.5,1,2]
   ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh] [--shard i/N]
   ldpbench merge OUT SHARD_DIR...
+  ldpbench plan SPEC [--full] [--calibrate 20s] [--cores 2] [-v]
   ldpbench regress DIR [--baseline FILE] [--alpha A] [--update-baseline --reason "..."]
   ldpbench plot SPEC|DIR [--out DIR]
   ldpbench compare DIR [--spec SPEC]
@@ -55,6 +56,8 @@ func run(ctx context.Context, kinds experiment.Registry, args []string, stdout, 
 		return cmdRun(ctx, kinds, args, stdout, stderr)
 	case "regress":
 		return cmdRegress(args, stdout, stderr)
+	case "plan":
+		return cmdPlan(ctx, kinds, args, stdout)
 	case "merge":
 		return cmdMerge(kinds, args, stdout, stderr)
 	case "plot":

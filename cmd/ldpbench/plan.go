@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
+)
+
+// cmdPlan prints a spec's cells, trials and estimated cost, from a short
+// calibration, and the shard count that brings it under an hour.
+func cmdPlan(ctx context.Context, kinds experiment.Registry, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	full := fs.Bool("full", false, "the spec's full (paper) scale; default its [quick] scale")
+	budget := fs.Duration("calibrate", 20*time.Second, "CPU time the calibration may take")
+	calN := fs.Int("calibration-n", 20000, "largest n at which a cell is timed (larger ones are scaled by cost)")
+	cores := fs.Int("cores", 2, "cores per machine, for the wall times")
+	verbose := fs.Bool("v", false, "list every cell's estimate")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("plan: want one SPEC, got %d arguments", len(pos))
+	}
+	if *cores < 1 {
+		return fmt.Errorf("plan: --cores %d: want ≥ 1", *cores)
+	}
+	path, err := harness.FindSpec(pos[0])
+	if err != nil {
+		return err
+	}
+	spec, err := harness.LoadSpec(path)
+	if err != nil {
+		return err
+	}
+	r, err := harness.Budget(ctx, kinds, spec, harness.BudgetOptions{Quick: !*full, CalibrationN: *calN, CalibrationTime: *budget, Cores: *cores})
+	if err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	scale := "full scale"
+	if !*full {
+		scale = "quick scale (--full: the paper's)"
+	}
+	fmt.Fprintf(stdout, "%s, %s: %d cells × %d trials = %d trials\n", r.Spec, scale, r.Cells, r.Trials, r.Cells*r.Trials)
+	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params) timed on a few trials at n ≤ %d in %.1f CPU-s; the rest take the median rate. AN ESTIMATE: times scale by the kind's cost model (experiment.CostEstimator, default n × dim), not measured at this scale\n",
+		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds)
+	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
+	if n := r.ShardsFor(3600, 1024); n > 0 {
+		fmt.Fprintf(stdout, "shards of %d cores for ≤ 1 h wall: %d (estimated %s)\n", r.Cores, n, dur(r.Wall(n)))
+	} else {
+		fmt.Fprintf(stdout, "no shard count up to 1024 brings it under 1 h: its longest cell alone takes %s per trial\n", dur(r.Wall(1024)))
+	}
+	fmt.Fprint(stdout, "  shards:")
+	for _, n := range []int{1, 2, 4, 8, 16, 32} {
+		fmt.Fprintf(stdout, "  %d → %s", n, dur(r.Wall(n)))
+	}
+	fmt.Fprintln(stdout)
+	if *verbose {
+		for _, c := range r.PerCell {
+			mark := ""
+			if !c.Measured {
+				mark = " (median rate)"
+			}
+			fmt.Fprintf(stdout, "  %s\t%.3g CPU-s%s\n", c.Key, c.CPUSeconds, mark)
+		}
+	}
+	return nil
+}
+
+// dur prints seconds as a rounded duration.
+func dur(s float64) string {
+	d := time.Duration(s * float64(time.Second))
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	default:
+		return d.Round(time.Second).String()
+	}
+}

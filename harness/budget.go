@@ -1,0 +1,214 @@
+package harness
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/ldpbench/ldpbench/experiment"
+)
+
+// BudgetOptions control Budget.
+type BudgetOptions struct {
+	// Quick estimates the spec's [quick] scale instead of its full one.
+	Quick bool
+	// CalibrationN caps the n of a calibration cell (default 20,000): a
+	// cell of larger n is timed at this n and scaled by its cost.
+	CalibrationN int
+	// CalibrationTime bounds the calibration (default 20 s of CPU): the
+	// groups not timed by then take the median rate of those that were.
+	CalibrationTime time.Duration
+	// Cores is the cores of one machine (default 2), for the wall times.
+	Cores int
+}
+
+// CellBudget is the estimate of one cell.
+type CellBudget struct {
+	Key        string
+	Cost       float64 // trials × the kind's TrialCost
+	CPUSeconds float64
+	// Measured is false when the cell's group was not calibrated (it took
+	// the median rate of the others).
+	Measured bool
+}
+
+// BudgetReport is the estimated cost of a spec, from a short calibration.
+type BudgetReport struct {
+	Spec                  string
+	Quick                 bool
+	Cells, Trials         int
+	PerCell               []CellBudget
+	CPUSeconds            float64 // sum over the cells
+	Groups, Calibrated    int     // groups of cells (dataset × method × params) and how many were timed
+	CalibrationCPUSeconds float64
+	CalibrationN          int
+	Cores                 int
+}
+
+// Wall returns the estimated wall time of the spec on shards machines of
+// Cores cores each, the cells split as --shard splits them (by the kind's
+// cost) and a shard's time its CPU time over its cores, but never less
+// than its longest trial... approximated by its largest cell over its
+// trials.
+func (r *BudgetReport) Wall(shards int) float64 {
+	costs := make([]float64, len(r.PerCell))
+	for i, c := range r.PerCell {
+		costs[i] = c.Cost
+	}
+	assign := AssignShards(costs, shards)
+	load := make([]float64, shards)
+	longest := make([]float64, shards)
+	for i, c := range r.PerCell {
+		load[assign[i]] += c.CPUSeconds
+		longest[assign[i]] = max(longest[assign[i]], c.CPUSeconds/float64(r.Trials))
+	}
+	var wall float64
+	for s := range load {
+		wall = max(wall, max(load[s]/float64(r.Cores), longest[s]))
+	}
+	return wall
+}
+
+// ShardsFor returns the smallest shard count (up to limit) whose estimated
+// wall time is at most seconds, or 0 when none is.
+func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
+	for n := 1; n <= limit; n++ {
+		if r.Wall(n) <= seconds {
+			return n
+		}
+	}
+	return 0
+}
+
+// Budget estimates the cost of running a spec: its cells and trials, and
+// the CPU time of each cell from a short calibration. The cells are grouped
+// by dataset, method and params; one cell of each group (its median ε, at
+// n capped at CalibrationN) is prepared and run for a few trials (20 ms of
+// CPU, at most the spec's trials), and the
+// CPU time per unit of the kind's cost (experiment.TrialCost) scales to
+// every cell of the group. It is an estimate: a kind whose time is not
+// proportional to its stated cost (EM iterations that grow with n, caches
+// that stop fitting) is off by that much, and a calibration on a busy
+// machine measures CPU time, not wall time.
+func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt BudgetOptions) (*BudgetReport, error) {
+	if opt.CalibrationN <= 0 {
+		opt.CalibrationN = 20000
+	}
+	if opt.CalibrationTime <= 0 {
+		opt.CalibrationTime = 20 * time.Second
+	}
+	if opt.Cores <= 0 {
+		opt.Cores = 2
+	}
+	s := spec.Scaled(opt.Quick)
+	kind, err := s.Check(kinds)
+	if err != nil {
+		return nil, err
+	}
+	// Data at the calibration's n only: a full-scale dataset of 10⁷ rows
+	// is not needed to time a trial.
+	cal := *s
+	cal.Axes.N = nil
+	for _, n := range s.Axes.N {
+		cal.Axes.N = append(cal.Axes.N, min(n, opt.CalibrationN))
+	}
+	data, _, err := loadDatasets(&cal)
+	if err != nil {
+		return nil, err
+	}
+	cells := expand(s, kind)
+	cells = slices.DeleteFunc(cells, func(c planCell) bool { return data[c.dataset] == nil })
+	rep := &BudgetReport{Spec: s.Name, Quick: opt.Quick, Cells: len(cells), Trials: s.Trials, CalibrationN: opt.CalibrationN, Cores: opt.Cores}
+	specOf := func(c planCell, n int) (*experiment.CellSpec, error) {
+		params, err := kind.Params().Parse(c.params)
+		if err != nil {
+			return nil, err
+		}
+		d := data[c.dataset]
+		return &experiment.CellSpec{Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
+			N: n, Params: params, Metrics: s.Metrics, Seed: s.Seed}, nil
+	}
+	groups := map[string][]int{}
+	for i, c := range cells {
+		k := fmt.Sprintf("%d|%s|%s", c.dataset, c.cell.Method, c.cell.Params)
+		groups[k] = append(groups[k], i)
+	}
+	keys := slices.Sorted(maps.Keys(groups))
+	// Calibrate the groups in plan order of their first cell, so that a
+	// budget cut short keeps the same ones each time.
+	sort.SliceStable(keys, func(a, b int) bool { return groups[keys[a]][0] < groups[keys[b]][0] })
+	rep.Groups = len(keys)
+	rate := map[string]float64{} // CPU seconds per cost unit
+	start := cpuTime()
+	for _, k := range keys {
+		if cpuTime()-start > opt.CalibrationTime.Seconds() && len(rate) > 0 {
+			break
+		}
+		idx := slices.Clone(groups[k])
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cells[a].cell.Eps, cells[b].cell.Eps) })
+		c := cells[idx[len(idx)/2]]
+		n := min(c.cell.N, opt.CalibrationN, data[c.dataset].Rows())
+		cs, err := specOf(c, n)
+		if err != nil {
+			return nil, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+		}
+		if kind.Check(cs) != nil {
+			// Not valid at the capped n (a kind that needs n ≥ some
+			// size): the group takes the median rate.
+			continue
+		}
+		t0 := cpuTime()
+		run, err := kind.Prepare(ctx, cs)
+		if err != nil {
+			return nil, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+		}
+		prep := cpuTime() - t0
+		// Trials until 20 ms of CPU (at most the spec's trials): one
+		// trial of a small cell is below the clock's resolution.
+		t1, done := cpuTime(), 0
+		for done < max(s.Trials, 1) && (done == 0 || cpuTime()-t1 < 0.02) {
+			if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
+				return nil, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+			}
+			done++
+		}
+		trial := (cpuTime() - t1) / float64(done)
+		// A cell's time: its preparation once and its trials, both
+		// scaled from the calibration cell by the kind's cost.
+		unit := experiment.TrialCost(kind, cs)
+		rate[k] = (prep/float64(s.Trials) + trial) / unit
+	}
+	rep.Calibrated = len(rate)
+	rep.CalibrationCPUSeconds = cpuTime() - start
+	if len(rate) == 0 {
+		return nil, fmt.Errorf("%s: no cell could be calibrated at n ≤ %d", s.Name, opt.CalibrationN)
+	}
+	rates := slices.Sorted(maps.Values(rate))
+	median := rates[len(rates)/2]
+	for _, k := range keys {
+		r, ok := rate[k]
+		if !ok {
+			r = median
+		}
+		for _, i := range groups[k] {
+			cs, err := specOf(cells[i], cells[i].cell.N)
+			if err != nil {
+				return nil, err
+			}
+			cost := float64(s.Trials) * experiment.TrialCost(kind, cs)
+			rep.PerCell = append(rep.PerCell, CellBudget{Key: cells[i].cell.Key(), Cost: cost, CPUSeconds: r * cost, Measured: ok})
+			rep.CPUSeconds += r * cost
+		}
+	}
+	// Back in plan order, as --shard sees them.
+	order := map[string]int{}
+	for i, c := range cells {
+		order[c.cell.Key()] = i
+	}
+	slices.SortFunc(rep.PerCell, func(a, b CellBudget) int { return order[a.Key] - order[b.Key] })
+	return rep, nil
+}
