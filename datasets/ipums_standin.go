@@ -67,7 +67,7 @@ func IPUMSStandin(country string, rows int, seed uint64) (*Table, error) {
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2c6))
 	t := &Table{
-		Name: "ipums-" + country + "-standin", P: p, Numeric: shape.numeric,
+		Name: "ipums-" + country + "-standin", P: p, Numeric: shape.numeric, Categorical: len(shape.levels),
 		X: make([]float64, rows*p), Y: make([]float64, rows), Substitute: true,
 	}
 	var w [32]float64

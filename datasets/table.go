@@ -27,7 +27,11 @@ type Table struct {
 	X       []float64
 	P       int
 	Numeric int
-	Y       []float64
+	// Categorical is the number of categorical attributes behind the
+	// binarised columns (paper 003 splits the budget by attributes, not
+	// columns: p3 spec §3.3).
+	Categorical int
+	Y           []float64
 	// Classes names the classes of a classification table in index order;
 	// nil for a regression table.
 	Classes []string
@@ -314,7 +318,7 @@ var WISDMActivities = []string{"Walking", "Jogging", "Upstairs", "Downstairs", "
 // E3.16); the timestamp is dropped.
 func ReadWISDM(r io.Reader, where string) (*Table, error) {
 	const users = 36
-	t := &Table{Name: "wisdm", P: 3 + users - 1 + len(WISDMActivities) - 1, Numeric: 3}
+	t := &Table{Name: "wisdm", P: 3 + users - 1 + len(WISDMActivities) - 1, Numeric: 3, Categorical: 2}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err

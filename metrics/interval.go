@@ -76,6 +76,9 @@ var intervals = map[string]Interval{
 	"js-div": IntervalLogMean, "js-dist": IntervalLogMean, "kl": IntervalLogMean,
 	"em_iterations": IntervalLogMean, "aggregation_seconds": IntervalLogMean,
 	"bits": IntervalLogMean, "bits_table2": IntervalLogMean,
+	// A mean of many squared residuals: positive, far less dispersed than
+	// one squared normal error.
+	"test_mse": IntervalLogMean,
 	// Closed forms (one trial, no interval): positive by definition.
 	"variance": IntervalLogMean, "worst_case_variance": IntervalLogMean,
 	"variance_at_0": IntervalLogMean, "variance_at_1": IntervalLogMean,
@@ -83,7 +86,7 @@ var intervals = map[string]Interval{
 
 	// May be negative, or are fractions in [0, 1] with a mean that may be
 	// 0 or 1: Student's t.
-	"accuracy": IntervalT, "reporting": IntervalT,
+	"accuracy": IntervalT, "reporting": IntervalT, "misclassification_rate": IntervalT,
 	"em_stop_ll": IntervalT, "em_stop_max_iter": IntervalT,
 	"worst_case_gain_pct": IntervalT, "p0_given_0": IntervalT,
 	"group_error_ratio": IntervalT, "order_correct": IntervalT,

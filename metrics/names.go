@@ -12,6 +12,8 @@ var Names = []string{
 	"var-mse", "quantile-mse",
 	"w1-authors", "quantile-mse-centre",
 	"accuracy",
+	// Federated learning (Zhao et al., Baek & Chung; kind fl).
+	"misclassification_rate", "test_mse",
 	// Group means (Raab et al.; kind groupmean).
 	"scaled_abs_error", "scaled_abs_error_sq", "group_error_ratio",
 	"order_correct", "mean_diff", "group_mean",
@@ -54,6 +56,9 @@ var descriptions = map[string]string{
 	"w1-authors":          "compat only (ERRATA E0.2): mean |difference| of sorted bin probabilities, not a distance between distributions",
 	"quantile-mse-centre": "as quantile-mse with quantiles at bin centres, the N-output paper's convention",
 	"accuracy":            "fraction of test examples classified correctly",
+
+	"misclassification_rate": "fraction of test examples a trained model misclassifies (1 − accuracy), Zhao et al.'s metric",
+	"test_mse":               "mean over the test examples of the squared residual (θ·x − y)² of a trained regression, responses on [−1, 1]",
 
 	"scaled_abs_error":    "mean over the groups of |m̂_g − m_g|/(hi − lo): a group mean's absolute error in units of the input range (Raab et al. L259)",
 	"scaled_abs_error_sq": "mean over the groups of (|m̂_g − m_g|/(hi − lo))²: with scaled_abs_error, the SD over runs × groups (the paper's bands, Tables 8–10)",
