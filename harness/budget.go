@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ldpbench/ldpbench/experiment"
@@ -43,7 +44,7 @@ type BudgetReport struct {
 	Cells, Trials         int
 	PerCell               []CellBudget
 	CPUSeconds            float64 // sum over the cells
-	Groups, Calibrated    int     // groups of cells (dataset × method × params) and how many were timed
+	Groups, Calibrated    int     // groups of cells (dataset × method × params × n capped) and how many were timed
 	CalibrationCPUSeconds float64
 	CalibrationN          int
 	Cores                 int
@@ -86,7 +87,8 @@ func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
 
 // Budget estimates the cost of running a spec: its cells and trials, and
 // the CPU time of each cell from a short calibration. The cells are grouped
-// by dataset, method and params; one cell of each group (its median ε, at
+// by dataset, method, params and n (capped at CalibrationN); one cell of
+// each group (its median ε, at
 // n capped at CalibrationN) is prepared and run for a few trials (20 ms of
 // CPU, at most the spec's trials), and the
 // CPU time per unit of the kind's cost (experiment.TrialCost) scales to
@@ -134,7 +136,11 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	}
 	groups := map[string][]int{}
 	for i, c := range cells {
-		k := fmt.Sprintf("%d|%s|%s", c.dataset, c.cell.Method, c.cell.Params)
+		// A cell of n ≤ CalibrationN is timed at its own n (a kind whose
+		// cost does not grow with n, such as central-mean's batches of
+		// releases, is then measured, not scaled); larger ones share the
+		// calibration at CalibrationN.
+		k := fmt.Sprintf("%d|%s|%s|%d", c.dataset, c.cell.Method, c.cell.Params, min(c.cell.N, opt.CalibrationN))
 		groups[k] = append(groups[k], i)
 	}
 	keys := slices.Sorted(maps.Keys(groups))
@@ -192,7 +198,16 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	for _, k := range keys {
 		r, ok := rate[k]
 		if !ok {
+			// Not timed: the rate of a timed group of the same dataset,
+			// method and params (another n), else the median rate.
 			r = median
+			prefix := k[:strings.LastIndexByte(k, '|')+1]
+			for _, k2 := range keys {
+				if r2, ok2 := rate[k2]; ok2 && strings.HasPrefix(k2, prefix) {
+					r = r2
+					break
+				}
+			}
 		}
 		for _, i := range groups[k] {
 			cs, err := specOf(cells[i], cells[i].cell.N)

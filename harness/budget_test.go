@@ -28,8 +28,14 @@ func TestBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Cells != 48 || r.Trials != 5 {
-		t.Fatalf("full budget: %d cells × %d trials, want 48 × 5", r.Cells, r.Trials)
+	if r.Cells != 48 || r.Trials != 5 || r.Groups != 16 {
+		t.Fatalf("full budget: %d cells × %d trials in %d groups, want 48 × 5 in 16 (n = 500 and 4000 timed apart)", r.Cells, r.Trials, r.Groups)
+	}
+	// Calibrated at n ≤ 500: the n = 4000 cells are scaled from their
+	// n = 500 twins by the cost, n.
+	r, err = Budget(context.Background(), testKinds, s, BudgetOptions{CalibrationTime: 5 * time.Second, CalibrationN: 500})
+	if err != nil {
+		t.Fatal(err)
 	}
 	// Plan order: dataset, n, method, eps, scale; the n = 4000 twin of a
 	// cell is 12 cells after it.

@@ -47,7 +47,7 @@ func cmdPlan(ctx context.Context, kinds experiment.Registry, args []string, stdo
 		scale = "quick scale (--full: the paper's)"
 	}
 	fmt.Fprintf(stdout, "%s, %s: %d cells × %d trials = %d trials\n", r.Spec, scale, r.Cells, r.Trials, r.Cells*r.Trials)
-	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params) timed on a few trials at n ≤ %d in %.1f CPU-s; the rest take the median rate. AN ESTIMATE: times scale by the kind's cost model (experiment.CostEstimator, default n × dim), not measured at this scale\n",
+	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d (larger n scaled by cost) in %.1f CPU-s; the rest take the median rate. AN ESTIMATE: times scale by the kind's cost model (experiment.CostEstimator, default n × dim), not measured at this scale\n",
 		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds)
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
 	if n := r.ShardsFor(3600, 1024); n > 0 {
