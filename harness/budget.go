@@ -149,10 +149,14 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	sort.SliceStable(keys, func(a, b int) bool { return groups[keys[a]][0] < groups[keys[b]][0] })
 	rep.Groups = len(keys)
 	rate := map[string]float64{} // CPU seconds per cost unit
+	var checkErr error
 	start := cpuTime()
 	for _, k := range keys {
 		if cpuTime()-start > opt.CalibrationTime.Seconds() && len(rate) > 0 {
 			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		idx := slices.Clone(groups[k])
 		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cells[a].cell.Eps, cells[b].cell.Eps) })
@@ -162,9 +166,12 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 		if err != nil {
 			return nil, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
 		}
-		if kind.Check(cs) != nil {
+		if err := kind.Check(cs); err != nil {
 			// Not valid at the capped n (a kind that needs n ≥ some
 			// size): the group takes the median rate.
+			if checkErr == nil {
+				checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
+			}
 			continue
 		}
 		t0 := cpuTime()
@@ -191,7 +198,7 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	rep.Calibrated = len(rate)
 	rep.CalibrationCPUSeconds = cpuTime() - start
 	if len(rate) == 0 {
-		return nil, fmt.Errorf("%s: no cell could be calibrated at n ≤ %d", s.Name, opt.CalibrationN)
+		return nil, fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: %w", s.Name, opt.CalibrationN, checkErr)
 	}
 	rates := slices.Sorted(maps.Values(rate))
 	median := rates[len(rates)/2]
