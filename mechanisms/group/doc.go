@@ -63,9 +63,13 @@
 //     users' values; the noise of the C_h reports at group h is a sum of
 //     C_h i.i.d. Laplace(2/ε2) draws, which is (2/ε2)(G1 - G2) with
 //     G1, G2 ~ Gamma(C_h, 1).
-//   - Piecewise: one uniform per user decides keep or move, the new group
-//     of a mover, and the PM report (rescaled uniforms; see simulatePW).
-//   - value: one Perturb per user (no aggregate law to draw from).
+//   - Piecewise: one uniform per user decides keep or move and the PM
+//     report (of v, or of the neutral 0 for a mover; rescaled uniforms, see
+//     simulatePW); the movers' destinations are multinomial counts, and
+//     each group's arrivals take the next of the movers' reports.
+//   - value: a keep coin per user, the value report of a user who keeps
+//     its group (a block's in one PerturbBatch), multinomial arrivals and
+//     one neutral report per arrival (no aggregate law to draw from).
 //
 // The per-user coins of Bernoulli, NPRR and Laplace take half a 64-bit
 // word each, with ties resolved by a fresh uniform, which makes them

@@ -2,23 +2,82 @@ package group
 
 import "math/rand/v2"
 
-// simulatePerUser is Simulate for the value method: one Perturb per user,
-// tallied. The generic value mechanism has no aggregate law to draw from,
-// so this is the plain per-user loop (about one GRR uniform plus one
-// value report a user).
+// simulatePerUser is Simulate for the value method, whose value mechanism
+// is any registered one and has no aggregate law to draw from. Per user it
+// flips the keep coin of probability a from half a word (coin.go); the
+// users of a block who keep their group make their value reports in one
+// PerturbBatch, each added to its group's sum. The movers need no per-user
+// step: each lands uniformly on the d-1 other groups independently of its
+// report, which is a report of the neutral 0 (or uniform on the outputs)
+// whatever its group, so the arrivals are multinomial counts
+// (scatterMovers) and group h's arrivals add arrive[h] independent neutral
+// reports. The law is that of one Perturb per user; a mover costs one
+// neutral report instead of a GRR uniform, a draw of its new group and a
+// report.
 func (m *Mechanism) simulatePerUser(t *Tally, groups []int32, values []float64, rng *rand.Rand) {
 	d := m.cfg.D
-	counts := t.scratchInts(d)
-	moved := 0
-	for i, g32 := range groups {
-		g := int(g32)
-		h, y := m.Perturb(g, values[i], rng)
-		counts[h]++
-		t.Sum[h] += y
-		moved += b2i(h != g)
+	ints := t.scratchInts(4 * d)
+	size, kept, movers, arrive := ints[:d], ints[d:2*d], ints[2*d:3*d], ints[3*d:]
+	t0, rem := threshold(m.a)
+	var (
+		ws      [block / 2]uint64
+		keptIdx [block]uint8
+	)
+	// The value mechanism's batches live in the tally: arrays on the stack
+	// would escape through the interface call.
+	buf := t.scratchList(2 * block)
+	xs, ys := buf[:block], buf[block:]
+	for start := 0; start < len(groups); start += block {
+		end := min(start+block, len(groups))
+		g, v := groups[start:end], values[start:end]
+		words := ws[:wordsFor(len(g))]
+		drawWords(words, rng)
+		nk := 0
+		for i, gi := range g {
+			r := half(words, i)
+			k := heads(r, t0)
+			if r == t0 && tieHeads(rem, rng) { // probability 2^-32
+				k = 1
+			}
+			size[gi]++
+			keptIdx[nk&(block-1)] = uint8(i)
+			nk += k
+		}
+		for j, i := range keptIdx[:nk] {
+			xs[j] = v[i]
+		}
+		// The inputs were checked by Simulate, so PerturbBatch cannot fail.
+		_ = m.val.PerturbBatch(ys[:nk], xs[:nk], rng)
+		for j, i := range keptIdx[:nk] {
+			gi := g[i]
+			kept[gi]++
+			t.Sum[gi] += ys[j]
+		}
 	}
-	for h, n := range counts {
-		t.Count[h] = float64(n)
+	moved := 0
+	for g := range d {
+		movers[g] = size[g] - kept[g]
+		moved += movers[g]
 	}
 	t.Moved = float64(moved)
+	scatterMovers(rng, movers, arrive)
+	clear(xs)
+	for h := range d {
+		s := 0.0
+		for left := arrive[h]; left > 0; left -= block {
+			c := min(left, block)
+			if m.uniform {
+				for range c {
+					s += m.outs[rng.IntN(len(m.outs))]
+				}
+				continue
+			}
+			_ = m.val.PerturbBatch(ys[:c], xs[:c], rng)
+			for _, y := range ys[:c] {
+				s += y
+			}
+		}
+		t.Sum[h] += s
+		t.Count[h] = float64(kept[h] + arrive[h])
+	}
 }
