@@ -58,6 +58,10 @@ import (
 //	theta_tol      EM L1 tolerance on θ, > 0, of stop = converged (default
 //	               1e-12); ignored by stop = authors, whose tolerance is 1/N
 //	               by definition
+//	accel          EM acceleration: "squarem" (SQUAREM, estimators.
+//	               AccelSquarem), only with stop = converged; default
+//	               none (plain EM). Under it em_iterations records the
+//	               E-steps
 //	v              the input of metric variance (Fig. 3), in [-1, 1]
 //
 // ε: a service without its own budget takes the cell's ε. When every
@@ -103,6 +107,7 @@ var msParams = experiment.ParamSet{
 	experiment.PositiveParam("ll_tol", "EM log-likelihood tolerance: absolute under stop = authors (default 1e-3), relative under converged (default 1e-10)"),
 	experiment.IntParam("max_iter", 1, math.MaxInt32, "EM iteration cap (default 10,000 authors, 100,000 converged)"),
 	experiment.PositiveParam("theta_tol", "EM L1 tolerance on θ of stop = converged (default 1e-12)"),
+	experiment.EnumParam("accel", []string{string(estimators.AccelSquarem)}, "EM acceleration, only with stop = converged: squarem (default none: plain EM)"),
 	experiment.FloatParam("v", -1, 1, "the input of metric variance (Fig. 3)"),
 }
 
@@ -247,6 +252,12 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 	cfg.em.ThetaTol = p.Float("theta_tol", 0)
 	cfg.em.MaxIter = p.Int("max_iter", 0)
 	cfg.em.Workers = cfg.threads
+	if a, ok := p.Lookup("accel"); ok {
+		if cfg.em.Stop != estimators.StopConverged {
+			return nil, msParamError("accel", "%q needs params.stop = %q: the authors' rule stops at a point of the plain EM path, which an accelerated EM does not follow", a, estimators.StopConverged)
+		}
+		cfg.em.Accel = estimators.Accel(a)
+	}
 	return cfg, nil
 }
 

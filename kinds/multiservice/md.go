@@ -302,7 +302,11 @@ func (r *msMDRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []ex
 				case "kl":
 					sums[i] += metrics.KL(r.truth[j], hist)
 				case "em_iterations":
-					sums[i] += float64(info.Iterations)
+					if info.Accel != "" {
+						sums[i] += float64(info.ESteps) // as kind multiservice
+					} else {
+						sums[i] += float64(info.Iterations)
+					}
 				case "em_stop_ll":
 					sums[i] += indicator(info.Stop == estimators.StopReasonLL)
 				case "em_stop_max_iter":

@@ -43,6 +43,7 @@ var msParamRoles = map[string]msParamRole{
 	"ll_tol":        msEstimates,
 	"max_iter":      msEstimates,
 	"theta_tol":     msEstimates,
+	"accel":         msEstimates,
 	"v":             msEstimates, // the input of the closed-form variance
 }
 

@@ -49,8 +49,9 @@ import (
 //
 // Stopping (the converged rule of estimators.StopConverged, applied to the
 // accelerated sequence): stop when ‖F(θ₀) − θ₀‖₁ ≤ ThetaTol (θ₀ is
-// returned), when an accepted cycle changes LL by less than LLTol·|LL|
-// (its θ is returned), or when MaxEvals evaluations have been made. The
+// returned), when two accepted cycles in a row change LL by less than
+// LLTol·|LL| (the last θ is returned), or when MaxEvals evaluations have
+// been made. The
 // authors' rule is not offered: its stopping point depends on the path of
 // the plain iteration (the |ΔLL| of one plain step at the absolute 1e-3),
 // which an accelerated path does not follow.
@@ -65,8 +66,8 @@ type SquaremOptions struct {
 	// MaxEvals caps the evaluations of the map (E-steps); ≤ 0 means
 	// 100,000.
 	MaxEvals int
-	// LLTol: stop when an accepted cycle changes LL by less than
-	// LLTol·|LL|; also the monotonicity safeguard's tolerance (a cycle is
+	// LLTol: stop when two accepted cycles in a row change LL by less
+	// than LLTol·|LL|; also the monotonicity safeguard's tolerance (a cycle is
 	// rejected when LL falls by more than LLTol·|LL(θ₀)|).
 	LLTol float64
 	// ThetaTol: stop when the plain step's L1 length ‖F(θ) − θ‖₁ is at most
@@ -141,7 +142,8 @@ func Squarem(ctx context.Context, theta0 []float64, f Map, opt SquaremOptions) (
 		return f(theta, next)
 	}
 	llP := eval(p, p1)
-	stepMax := 1.0
+	stepMax := 1.0 // the R package's step.max0
+	quiet := 0     // cycles in a row that met the LL test
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, info, fmt.Errorf("estimators: SQUAREM stopped after %d E-steps: %w", info.Evals, err)
@@ -256,9 +258,15 @@ func Squarem(ctx context.Context, theta0 []float64, f Map, opt SquaremOptions) (
 		if opt.Trace != nil {
 			opt.Trace(info.Evals, p, llP)
 		}
+		// Two cycles in a row: one cycle can stall (a short step at the
+		// step bound) with the sequence still moving.
 		if math.Abs(llP-llOld) < opt.LLTol*math.Abs(llP) {
-			info.Stop = StopLL
-			break
+			if quiet++; quiet == 2 {
+				info.Stop = StopLL
+				break
+			}
+		} else {
+			quiet = 0
 		}
 	}
 	info.LL = llP
