@@ -48,8 +48,8 @@ func Catalogue() []Spec {
 	}
 	for _, d := range Standins() {
 		cat = append(cat, Spec{Name: d.Name, Source: SourceStandin, Standin: d.Name, Substitute: true,
-			Description: fmt.Sprintf("stand-in for paper 002's MIMIC-IV age by %s, %d groups, %d users (%s); synthetic ages, NOT MIMIC data",
-				strings.TrimPrefix(d.Name, "mimic-"), len(d.Sizes), d.Total(), d.Origin)})
+			Description: fmt.Sprintf("stand-in for paper 002's %s %s by %s, %d groups, %d users (%s); synthetic values, NOT %s data",
+				d.Paper, d.Value, d.By, len(d.Sizes), d.Total(), d.Origin, d.Paper)})
 	}
 	return cat
 }

@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
-// Stand-ins for paper 002's MIMIC-IV experiments (E5; spec P2 §6.3). MIMIC-IV
-// is credentialed-access data that ldpbench can never ship, so these are
-// synthetic: they reproduce the published group structure — the exact group
-// sizes printed in the paper's captions and the category names of its
-// Table 7 in that (alphabetical) order — and nothing else. The value, age in
-// years on paper 002's fixed range [18, 100] (Table 2), is drawn per group
-// from
+// Stand-ins for paper 002's real-data experiments (E5 on MIMIC-IV, E6 on
+// AQUILA; spec P2 §6.3). Both are access-restricted data that ldpbench can
+// never ship (AQUILA is a Novartis study that is not public at all), so
+// these are synthetic: they reproduce the published group structure — the
+// exact group sizes printed in the paper's captions and, for MIMIC-IV, the
+// category names of its Table 7 in that (alphabetical) order — and the
+// paper's fixed value ranges (Table 2), and nothing else. Every dataset
+// built from a stand-in is marked Substitute.
+//
+// MIMIC-IV: the value, age in years on [18, 100], is drawn per group from
 //
 //	age ~ N(μ_g, σ²) truncated to [18, 100] (rejection, see TruncNormal),
 //	μ_g = 50 + 20·g/(d − 1) years, σ = 15 years,
@@ -24,10 +27,19 @@ import (
 // resolve; equal means would make order correctness a coin toss. The
 // assignment of means to groups (rising with the group index) is an
 // ldpbench choice, not MIMIC's: nothing about the real ages, their spread or
-// their ordering across groups is claimed. Every dataset built from a
-// stand-in is marked Substitute.
+// their ordering across groups is claimed.
+//
+// AQUILA: four values (age 18–100 y, BMI 10–60 kg/m², height 1.0–2.3 m,
+// weight 30–200 kg, the paper's ranges) by disease (AS 683, PsA 1,278) and
+// by gender (F 993, M 921), the caption sizes (L374, L382, L614, L622; the
+// text's own counts differ, E2.7). The values are truncated normals with
+// per-group means and spreads typical of adult spondyloarthritis cohorts,
+// an ldpbench choice (aquilaValues says which): the groups differ little in
+// BMI by gender (0.3 kg/m²) and much in height by gender (0.14 m), so the
+// order-correctness plots have an easy and a hard case, as the paper's do
+// (L346–354); nothing about the real study is claimed.
 
-// Stand-in age law.
+// The MIMIC-IV stand-ins' age law.
 const (
 	StandinAgeLo    = 18.0
 	StandinAgeHi    = 100.0
@@ -35,7 +47,7 @@ const (
 )
 
 // StandinAgeMean returns μ_g = 50 + 20·g/(d − 1) years, the pre-truncation
-// mean age of group g of d (d ≥ 2) in a stand-in.
+// mean age of group g of d (d ≥ 2) in a MIMIC-IV stand-in.
 func StandinAgeMean(g, d int) float64 {
 	return 50 + 20*float64(g)/float64(d-1)
 }
@@ -48,6 +60,13 @@ type StandinDef struct {
 	Labels []string
 	Sizes  []int
 	Origin string
+	// Paper names the data it stands in for ("MIMIC-IV", "AQUILA"), Value
+	// the attribute, with its unit, and By the grouping.
+	Paper, Value, By string
+	// Lo and Hi are the paper's fixed range of the value; each group's
+	// values are N(Means[g], Sigmas[g]²) truncated to it.
+	Lo, Hi        float64
+	Means, Sigmas []float64
 }
 
 // Total returns the number of users, the sum of Sizes.
@@ -64,7 +83,7 @@ func (d StandinDef) Total() int {
 // admissions, not L247's 431,231), except mimic-gender's, which the paper
 // does not print.
 func Standins() []StandinDef {
-	return []StandinDef{
+	mimic := []StandinDef{
 		{
 			Name: "mimic-admission-type",
 			Labels: []string{"AMBULATORY OBSERVATION", "DIRECT EMER.", "DIRECT OBSERVATION", "ELECTIVE",
@@ -102,6 +121,63 @@ func Standins() []StandinDef {
 			Origin: "sizes NOT printed by the paper: derived from L358's \"roughly 10% more female than male\" (M = round(430,862/2.1)); labels MIMIC's codes",
 		},
 	}
+	for i := range mimic {
+		d := &mimic[i]
+		d.Paper, d.Value, d.By = "MIMIC-IV", "age (years)", strings.TrimPrefix(d.Name, "mimic-")
+		d.Lo, d.Hi = StandinAgeLo, StandinAgeHi
+		for g := range d.Sizes {
+			d.Means = append(d.Means, StandinAgeMean(g, len(d.Sizes)))
+			d.Sigmas = append(d.Sigmas, StandinAgeSigma)
+		}
+	}
+	return append(mimic, aquilaStandins()...)
+}
+
+// aquilaValue is one AQUILA value with the paper's range and, per group
+// of each grouping, the stand-in's pre-truncation mean and spread.
+type aquilaValue struct {
+	key, value          string
+	lo, hi              float64
+	byDisease, byGender [2][2]float64 // {mean, sd} of AS, PsA; of F, M
+}
+
+// aquilaValues: the ldpbench choice of the stand-in's laws (see the
+// package comment above Standins). PsA patients are older and heavier
+// than AS patients on average; women are shorter and lighter.
+var aquilaValues = []aquilaValue{
+	{"age", "age (years)", 18, 100, [2][2]float64{{45, 12}, {52, 12}}, [2][2]float64{{50, 12}, {48, 12}}},
+	{"bmi", "BMI (kg/m²)", 10, 60, [2][2]float64{{26.5, 5}, {28.5, 5.5}}, [2][2]float64{{27.6, 6}, {27.9, 4.5}}},
+	{"height", "height (m)", 1.0, 2.3, [2][2]float64{{1.74, 0.09}, {1.71, 0.09}}, [2][2]float64{{1.65, 0.07}, {1.79, 0.07}}},
+	{"weight", "weight (kg)", 30, 200, [2][2]float64{{79, 16}, {83, 18}}, [2][2]float64{{74, 16}, {88, 16}}},
+}
+
+// aquilaStandins returns the eight AQUILA stand-ins: each value by disease
+// and by gender.
+func aquilaStandins() []StandinDef {
+	var defs []StandinDef
+	for _, grouping := range []struct {
+		key    string
+		labels []string
+		sizes  []int
+		origin string
+	}{
+		{"disease", []string{"AS", "PsA"}, []int{683, 1278}, "sizes of Figs 6a, 12 (L374, L614; E2.7)"},
+		{"gender", []string{"F", "M"}, []int{993, 921}, "sizes of Figs 6b, 13 (L382, L622; E2.7)"},
+	} {
+		for _, v := range aquilaValues {
+			law := v.byDisease
+			if grouping.key == "gender" {
+				law = v.byGender
+			}
+			defs = append(defs, StandinDef{
+				Name:   "aquila-" + grouping.key + "-" + v.key,
+				Labels: grouping.labels, Sizes: grouping.sizes, Origin: grouping.origin,
+				Paper: "AQUILA", Value: v.value, By: grouping.key, Lo: v.lo, Hi: v.hi,
+				Means: []float64{law[0][0], law[1][0]}, Sigmas: []float64{law[0][1], law[1][1]},
+			})
+		}
+	}
+	return defs
 }
 
 // LookupStandin returns the stand-in named name.
@@ -127,9 +203,9 @@ func (s Spec) validateStandin(bad func(key, format string, args ...any)) {
 	if _, ok := LookupStandin(s.Standin); !ok {
 		bad("standin", "unknown stand-in %q; want one of %s", s.Standin, standinNames())
 	}
-	if s.Normalise != RuleFixed {
-		bad("normalise", "a stand-in keeps raw ages with the fixed range [%v, %v] (paper 002 Table 2), scaled by Dataset.Grouped: want %q or unset, got %q",
-			StandinAgeLo, StandinAgeHi, RuleFixed, s.Normalise)
+	if def, ok := LookupStandin(s.Standin); ok && s.Normalise != RuleFixed {
+		bad("normalise", "a stand-in keeps raw values with the paper's fixed range [%v, %v] (paper 002 Table 2), scaled by Dataset.Grouped: want %q or unset, got %q",
+			def.Lo, def.Hi, RuleFixed, s.Normalise)
 	}
 	if s.Dims != 1 {
 		bad("dims", "a stand-in has one attribute, got dims = %d", s.Dims)
@@ -144,15 +220,15 @@ func (s Spec) buildStandin(n int, rng *rand.Rand) (*Dataset, error) {
 		return nil, errNilRand
 	}
 	def, _ := LookupStandin(s.Standin)
-	total, d := def.Total(), len(def.Sizes)
+	total := def.Total()
 	values := make([]float64, 0, total)
 	groups := make([]int32, 0, total)
 	for g, size := range def.Sizes {
-		ages, err := TruncNormal(size, StandinAgeMean(g, d), StandinAgeSigma, StandinAgeLo, StandinAgeHi, rng)
+		vs, err := TruncNormal(size, def.Means[g], def.Sigmas[g], def.Lo, def.Hi, rng)
 		if err != nil {
 			return nil, fmt.Errorf("stand-in %s group %d: %v", def.Name, g, err)
 		}
-		values = append(values, ages...)
+		values = append(values, vs...)
 		for range size {
 			groups = append(groups, int32(g))
 		}
@@ -164,7 +240,7 @@ func (s Spec) buildStandin(n int, rng *rand.Rand) (*Dataset, error) {
 	if n > 0 && n < total {
 		values, groups = values[:n:n], groups[:n:n]
 	}
-	nm, err := Fixed(StandinAgeLo, StandinAgeHi, false)
+	nm, err := Fixed(def.Lo, def.Hi, false)
 	if err != nil {
 		return nil, err
 	}
@@ -175,8 +251,20 @@ func (s Spec) buildStandin(n int, rng *rand.Rand) (*Dataset, error) {
 		GroupLabels:   def.Labels,
 		Dims:          1,
 		Normalisation: nm,
-		Source: fmt.Sprintf("stand-in %s (ldpbench synthetic, NOT MIMIC-IV: %s; age ~ N(50 + 20g/(d-1), 15) truncated to [18, 100]) n=%d",
-			def.Name, def.Origin, len(values)),
+		Source: fmt.Sprintf("stand-in %s (ldpbench synthetic, NOT %s: %s; %s) n=%d",
+			def.Name, def.Paper, def.Origin, def.lawText(), len(values)),
 		Substitute: true,
 	}, nil
+}
+
+// lawText describes the stand-in's value law, as in a dataset's Source.
+func (d StandinDef) lawText() string {
+	if d.Paper == "MIMIC-IV" {
+		return fmt.Sprintf("age ~ N(50 + 20g/(d-1), 15) truncated to [%v, %v]", d.Lo, d.Hi)
+	}
+	var laws []string
+	for g, l := range d.Labels {
+		laws = append(laws, fmt.Sprintf("%s ~ N(%v, %v)", l, d.Means[g], d.Sigmas[g]))
+	}
+	return fmt.Sprintf("%s: %s truncated to [%v, %v]", d.Value, strings.Join(laws, ", "), d.Lo, d.Hi)
 }

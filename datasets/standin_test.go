@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,24 +12,34 @@ import (
 )
 
 // standinPrinted are paper 002's printed group sizes (spec P2 §6.3; captions
-// L628, L386, L634, L630), typed again here independently of standin.go, with
-// the number of Table 7 labels. mimic-gender's sizes are not printed: they
-// are derived from L358's "roughly 10% more female than male".
+// L628, L386, L634, L630; AQUILA's L374, L382, L614, L622), typed again here
+// independently of standin.go, with the number of Table 7 labels and the
+// paper's fixed value ranges (Table 2). mimic-gender's sizes are not
+// printed: they are derived from L358's "roughly 10% more female than male".
 var standinPrinted = []struct {
-	name  string
-	sizes []int
-	total int
-	first string // first label in alphabetical order
-	last  string
+	name   string
+	sizes  []int
+	total  int
+	first  string // first label in alphabetical order
+	last   string
+	lo, hi float64 // the value's fixed range (0, 0: MIMIC's age, [18, 100])
 }{
 	{"mimic-admission-type", []int{6620, 19519, 18682, 10557, 94739, 149278, 52641, 34184, 44642}, 430862,
-		"AMBULATORY OBSERVATION", "URGENT"},
+		"AMBULATORY OBSERVATION", "URGENT", 0, 0},
 	{"mimic-admission-location", []int{185, 10006, 232476, 358, 4204, 5401, 114815, 7798, 35964, 3842, 15813}, 430862,
-		"AMBULATORY SURGERY TRANSFER", "WALK-IN/SELF REFERRAL"},
+		"AMBULATORY SURGERY TRANSFER", "WALK-IN/SELF REFERRAL", 0, 0},
 	{"mimic-discharge-location", []int{1610, 2587, 550, 7144, 8506, 42, 155321, 75545, 3469, 1354, 2262, 10521, 43013}, 311924,
-		"ACUTE HOSPITAL", "SKILLED NURSING FACILITY"},
-	{"mimic-deceased", []int{324785, 106077}, 430862, "no", "yes"},
-	{"mimic-gender", []int{225690, 205172}, 430862, "F", "M"},
+		"ACUTE HOSPITAL", "SKILLED NURSING FACILITY", 0, 0},
+	{"mimic-deceased", []int{324785, 106077}, 430862, "no", "yes", 0, 0},
+	{"mimic-gender", []int{225690, 205172}, 430862, "F", "M", 0, 0},
+	{"aquila-disease-age", []int{683, 1278}, 1961, "AS", "PsA", 18, 100},
+	{"aquila-disease-bmi", []int{683, 1278}, 1961, "AS", "PsA", 10, 60},
+	{"aquila-disease-height", []int{683, 1278}, 1961, "AS", "PsA", 1.0, 2.3},
+	{"aquila-disease-weight", []int{683, 1278}, 1961, "AS", "PsA", 30, 200},
+	{"aquila-gender-age", []int{993, 921}, 1914, "F", "M", 18, 100},
+	{"aquila-gender-bmi", []int{993, 921}, 1914, "F", "M", 10, 60},
+	{"aquila-gender-height", []int{993, 921}, 1914, "F", "M", 1.0, 2.3},
+	{"aquila-gender-weight", []int{993, 921}, 1914, "F", "M", 30, 200},
 }
 
 // TestStandinSizes builds every stand-in in full and checks the exact
@@ -52,29 +63,33 @@ func TestStandinSizes(t *testing.T) {
 		if len(def.Labels) != len(p.sizes) || !slices.IsSorted(def.Labels) || def.Labels[0] != p.first || def.Labels[len(def.Labels)-1] != p.last {
 			t.Errorf("%s: labels %q", p.name, def.Labels)
 		}
+		lo, hi, paper := p.lo, p.hi, "NOT AQUILA"
+		if lo == 0 && hi == 0 {
+			lo, hi, paper = 18, 100, "NOT MIMIC-IV"
+		}
 		s := Spec{Name: p.name, Source: SourceStandin, Standin: p.name}
 		d, err := s.BuildSeed(0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := d.Grouped(18, 100)
+		g, err := d.Grouped(lo, hi)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := g.Sizes(); !slices.Equal(got, p.sizes) || g.Len() != p.total {
 			t.Errorf("%s: built sizes %v (Len %d), want %v", p.name, got, g.Len(), p.sizes)
 		}
-		if !d.Substitute || !g.Substitute || !strings.Contains(d.Source, "NOT MIMIC-IV") || !strings.HasSuffix(d.Source, " seed=1") {
+		if !d.Substitute || !g.Substitute || !strings.Contains(d.Source, paper) || !strings.HasSuffix(d.Source, " seed=1") {
 			t.Errorf("%s: substitute %v, source %q", p.name, d.Substitute, d.Source)
 		}
-		if d.Normalisation.String() != "fixed[lo=18,hi=100]" {
-			t.Errorf("%s: normalisation %s", p.name, d.Normalisation)
+		if want := fmt.Sprintf("fixed[lo=%v,hi=%v]", lo, hi); d.Normalisation.String() != want {
+			t.Errorf("%s: normalisation %s, want %s", p.name, d.Normalisation, want)
 		}
-		if lo, hi := slices.Min(d.Values), slices.Max(d.Values); lo < 18 || hi > 100 {
-			t.Errorf("%s: ages in [%v, %v], outside [18, 100]", p.name, lo, hi)
+		if vlo, vhi := slices.Min(d.Values), slices.Max(d.Values); vlo < lo || vhi > hi {
+			t.Errorf("%s: values in [%v, %v], outside [%v, %v]", p.name, vlo, vhi, lo, hi)
 		}
 		if _, err := d.Grouped(0, 120); err == nil {
-			t.Errorf("%s: Grouped accepted a range other than [18, 100]", p.name)
+			t.Errorf("%s: Grouped accepted a range other than [%v, %v]", p.name, lo, hi)
 		}
 	}
 }
@@ -129,6 +144,46 @@ func TestStandinAgeLaw(t *testing.T) {
 	}
 	if m, _ := truncNormalMoments(StandinAgeMean(8, 9), StandinAgeSigma, StandinAgeLo, StandinAgeHi); math.Abs(m-69.1861) > 1e-4 {
 		t.Errorf("highest truncated mean %v, documented 69.2", m)
+	}
+}
+
+// TestAquilaLaw: each AQUILA stand-in's groups follow their documented
+// truncated normals (the means and spreads of standin.go's aquilaValues,
+// typed again here): sample mean within zCrit standard errors of the
+// truncated mean. Catches the disease and gender laws swapped (height by
+// gender differs by 0.14 m, 20 SE), groups swapped within a grouping, and
+// a value drawn on another value's range.
+func TestAquilaLaw(t *testing.T) {
+	laws := map[string][2][2]float64{
+		"aquila-disease-age":    {{45, 12}, {52, 12}},
+		"aquila-gender-age":     {{50, 12}, {48, 12}},
+		"aquila-disease-bmi":    {{26.5, 5}, {28.5, 5.5}},
+		"aquila-gender-bmi":     {{27.6, 6}, {27.9, 4.5}},
+		"aquila-disease-height": {{1.74, 0.09}, {1.71, 0.09}},
+		"aquila-gender-height":  {{1.65, 0.07}, {1.79, 0.07}},
+		"aquila-disease-weight": {{79, 16}, {83, 18}},
+		"aquila-gender-weight":  {{74, 16}, {88, 16}},
+	}
+	for _, p := range standinPrinted {
+		law, ok := laws[p.name]
+		if !ok {
+			continue
+		}
+		d, err := Spec{Name: p.name, Source: SourceStandin, Standin: p.name}.Build(0, rand.New(rand.NewPCG(4, 5)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := d.Grouped(p.lo, p.hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, xs := range split(g) {
+			wantMean, wantVar := truncNormalMoments(law[k][0], law[k][1], p.lo, p.hi)
+			m, _ := meanVar(xs)
+			if se := math.Sqrt(wantVar / float64(len(xs))); math.Abs(m-wantMean) > zCrit*se {
+				t.Errorf("%s group %s: mean %v, want %v ± %v", p.name, g.Labels[k], m, wantMean, zCrit*se)
+			}
+		}
 	}
 }
 
