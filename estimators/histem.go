@@ -492,6 +492,8 @@ type HistEMConfig struct {
 	// Trace, if not nil, is called after every iteration with its number
 	// and the data log-likelihood at the new estimate.
 	Trace func(iter int, ll float64)
+	// Accel: "" (plain EM) or AccelSquarem (histem_accel.go; Trace unused).
+	Accel Accel
 }
 
 // HistEMResult describes one run of HistEM.
@@ -502,6 +504,8 @@ type HistEMResult struct {
 	// the loop.
 	Iter   int
 	CapHit bool
+	// ESteps counts the E-steps under Accel (0 for the plain loop).
+	ESteps int
 	// LL is the data log-likelihood Σ_j c_j ln(Θπ)_j at Hist (c normalised
 	// unless Counts).
 	LL float64
@@ -585,6 +589,9 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 			r[j] = cj / D[j]
 		}
 		return ll
+	}
+	if cfg.Accel != "" {
+		return t.histEMAccel(ctx, pi, c, cfg)
 	}
 	ll := eval()
 	res := HistEMResult{}

@@ -52,6 +52,8 @@ type TwoPEMConfig struct {
 	// Logf, if not nil, receives the message when a phase hits MaxIter;
 	// nil logs with the standard logger.
 	Logf func(format string, args ...any)
+	// Accel accelerates both phases (HistEMConfig.Accel).
+	Accel Accel
 }
 
 // TwoPEMResult is the outcome of TwoPEM.
@@ -65,6 +67,8 @@ type TwoPEMResult struct {
 	CapHit, CapHit1, CapHit2 bool
 	// LL1 and LL2 are the data log-likelihoods at the end of each phase.
 	LL1, LL2 float64
+	// ESteps1, ESteps2: the E-steps of each phase under Accel.
+	ESteps1, ESteps2 int
 	// DTilde is the number of PM-SUB buckets used.
 	DTilde int
 	// NPMSub and NNOutput are the numbers of reports of each kind.
@@ -170,14 +174,14 @@ func TwoPEMCounts(ctx context.Context, pmCounts, noCounts []float64, mats *TwoPE
 		logf = log.Printf
 	}
 	res := TwoPEMResult{DTilde: mats.PM.Rows, NPMSub: int(twoPEMTotal(pmCounts)), NNOutput: int(twoPEMTotal(noCounts))}
-	r1, err := mats.PM.HistEM(ctx, pmCounts, HistEMConfig{Tau: cfg.Tau, MaxIter: cfg.MaxIter, Counts: cfg.Counts})
+	r1, err := mats.PM.HistEM(ctx, pmCounts, HistEMConfig{Tau: cfg.Tau, MaxIter: cfg.MaxIter, Counts: cfg.Counts, Accel: cfg.Accel})
 	if err != nil {
 		return TwoPEMResult{}, fmt.Errorf("2PEM phase 1: %w", err)
 	}
 	if r1.CapHit {
 		logf("estimators: 2PEM phase 1 hit the iteration cap %d (d = %d, d̃ = %d, %d PM-SUB reports)", cfg.MaxIter, mats.PM.D, mats.PM.Rows, res.NPMSub)
 	}
-	r2, err := mats.NO.HistEM(ctx, noCounts, HistEMConfig{Tau: cfg.Tau, MaxIter: cfg.MaxIter, Counts: cfg.Counts, Prior: r1.Hist, Lambda: cfg.Lambda})
+	r2, err := mats.NO.HistEM(ctx, noCounts, HistEMConfig{Tau: cfg.Tau, MaxIter: cfg.MaxIter, Counts: cfg.Counts, Prior: r1.Hist, Lambda: cfg.Lambda, Accel: cfg.Accel})
 	if err != nil {
 		return TwoPEMResult{}, fmt.Errorf("2PEM phase 2: %w", err)
 	}
@@ -186,6 +190,7 @@ func TwoPEMCounts(ctx context.Context, pmCounts, noCounts []float64, mats *TwoPE
 	}
 	res.Hist, res.Phase1 = r2.Hist, r1.Hist
 	res.Iter1, res.Iter2 = r1.Iter, r2.Iter
+	res.ESteps1, res.ESteps2 = r1.ESteps, r2.ESteps
 	res.CapHit1, res.CapHit2 = r1.CapHit, r2.CapHit
 	res.CapHit = r1.CapHit || r2.CapHit
 	res.LL1, res.LL2 = r1.LL, r2.LL

@@ -70,6 +70,9 @@ type SquaremOptions struct {
 	// than LLTol·|LL|; also the monotonicity safeguard's tolerance (a cycle is
 	// rejected when LL falls by more than LLTol·|LL(θ₀)|).
 	LLTol float64
+	// LLAbsTol is an absolute tolerance added to LLTol·|LL| in both
+	// (for a caller whose rule is absolute, as HistEM's Tau).
+	LLAbsTol float64
 	// ThetaTol: stop when the plain step's L1 length ‖F(θ) − θ‖₁ is at most
 	// ThetaTol.
 	ThetaTol float64
@@ -173,7 +176,7 @@ func Squarem(ctx context.Context, theta0 []float64, f Map, opt SquaremOptions) (
 			alpha = min(-math.Sqrt(sr2/sv2), -1)
 		}
 		alpha = max(alpha, -stepMax)
-		tol := opt.LLTol * math.Abs(llP)
+		tol := opt.LLTol*math.Abs(llP) + opt.LLAbsTol
 		var llN float64
 		backtracks := 0
 		accepted := false
@@ -260,7 +263,7 @@ func Squarem(ctx context.Context, theta0 []float64, f Map, opt SquaremOptions) (
 		}
 		// Two cycles in a row: one cycle can stall (a short step at the
 		// step bound) with the sequence still moving.
-		if math.Abs(llP-llOld) < opt.LLTol*math.Abs(llP) {
+		if math.Abs(llP-llOld) < opt.LLTol*math.Abs(llP)+opt.LLAbsTol {
 			if quiet++; quiet == 2 {
 				info.Stop = StopLL
 				break
