@@ -99,21 +99,25 @@ func NewTwoPEMMatrices(hm *mechanisms.HMNP, d int, rule DTildeRule) (*TwoPEMMatr
 	return &TwoPEMMatrices{PM: pm, NO: no}, nil
 }
 
+// twoPEMKey identifies the matrices: ε, d, the d̃ rule and the N-output
+// component itself (its outputs and p0: two HM-NP mechanisms at the same ε
+// and N may use different Ω).
 type twoPEMKey struct {
 	eps  float64
-	n, d int
+	d    int
 	rule DTildeRule
+	no   string
 }
 
 var twoPEMCache sync.Map // twoPEMKey → *TwoPEMMatrices
 
 // TwoPEMCached returns the matrices of (hm, d, rule), building them once
-// per process.
+// per process and sharing them between goroutines.
 func TwoPEMCached(hm *mechanisms.HMNP, d int, rule DTildeRule) (*TwoPEMMatrices, error) {
 	if hm == nil {
 		return nil, fmt.Errorf("estimators: TwoPEMCached: nil HM-NP")
 	}
-	k := twoPEMKey{eps: hm.Epsilon(), n: hm.NOutput().N(), d: d, rule: rule}
+	k := twoPEMKey{eps: hm.Epsilon(), d: d, rule: rule, no: fmt.Sprint(hm.NOutput().Outputs(), hm.NOutput().P0(), hm.PMSub().T())}
 	if v, ok := twoPEMCache.Load(k); ok {
 		return v.(*TwoPEMMatrices), nil
 	}
@@ -128,7 +132,7 @@ func TwoPEMCached(hm *mechanisms.HMNP, d int, rule DTildeRule) (*TwoPEMMatrices,
 // TwoPEM runs 2PEM on the PM-SUB reports pmSub (values in [-C, C]) and the
 // N-output reports nout (values of hm.NOutput().Outputs()) of HM-NP at
 // budget eps. hm may be nil: then it is NewHMNP(eps). The matrices are
-// cached per (ε, N, d, d̃ rule).
+// cached per (ε, N-output component, d, d̃ rule).
 func TwoPEM(ctx context.Context, pmSub, nout []float64, eps float64, hm *mechanisms.HMNP, cfg TwoPEMConfig) (TwoPEMResult, error) {
 	if hm == nil {
 		var err error

@@ -40,7 +40,8 @@
 // its truth Σp c² − μ², μ the data mean; the other methods use the plain
 // rule. "plain" uses the plain rule everywhere.
 //
-// Also recorded: em_iterations (2PEM: both phases), em_stop_max_iter (1 if
+// Also recorded: em_iterations (2PEM: both phases; 0 for de and oue, which
+// have no EM), em_stop_max_iter (1 if
 // an EM phase hit its cap, 10,000), reporting (the fraction of records kept;
 // theory 1/dim). No other metric has a theory.
 package dist
