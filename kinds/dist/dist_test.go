@@ -16,7 +16,7 @@ import (
 	"github.com/ldpbench/ldpbench/kinds/kindtest"
 )
 
-func betaCell(t *testing.T, method string, eps float64, n int, raw map[string]string) *experiment.CellSpec {
+func betaCell(t testing.TB, method string, eps float64, n int, raw map[string]string) *experiment.CellSpec {
 	t.Helper()
 	spec, ok := datasets.Lookup("beta32")
 	if !ok {
