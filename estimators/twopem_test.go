@@ -294,6 +294,16 @@ func TestTwoPEMEqualsDenseEM(t *testing.T) {
 				t.Errorf("ε=%v d=%d bin %d: 2PEM %v (phase 1 %v), dense %v (%v)", c.eps, c.d, i, res.Hist[i], res.Phase1[i], pi[i], mu[i])
 			}
 		}
+		var total float64
+		for _, v := range res.Hist {
+			if v < 0 {
+				t.Fatalf("ε=%v d=%d: negative bin %v", c.eps, c.d, v)
+			}
+			total += v
+		}
+		if math.Abs(total-1) > 1e-12 || len(res.Hist) != c.d {
+			t.Errorf("ε=%v d=%d: %d bins summing to %v, want a probability vector of length d", c.eps, c.d, len(res.Hist), total)
+		}
 		if res.Iter1 < 3 || res.Iter2 < 1 {
 			t.Errorf("ε=%v d=%d: too few iterations to test anything (%d, %d)", c.eps, c.d, res.Iter1, res.Iter2)
 		}
