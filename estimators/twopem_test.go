@@ -485,3 +485,39 @@ func TestHistEMMatchesEMS(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPEMCountsSwitch (ERRATA E0.4): on raw counts with τ and λ both
+// multiplied by the number of reports, 2PEM makes the same updates as on
+// normalised histograms (every quantity scales by n), so the two agree to
+// 1e-12 with the same iterations; with λ = 1 on counts the prior is
+// negligible and the result moves away. Catches a Counts switch that
+// normalises anyway, or scales only one phase.
+func TestTwoPEMCountsSwitch(t *testing.T) {
+	hm, _ := mechanisms.NewHMNP(2)
+	pm, no := hmnpReports(t, hm, 20000, 12)
+	mats, _ := TwoPEMCached(hm, 16, DTildeCeil)
+	cP, cN := mats.PM.Counts(pm, nil), mats.NO.Counts(no, nil)
+	a, err := TwoPEMCounts(context.Background(), cP, cN, mats, TwoPEMConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nP, nN := float64(len(pm)), float64(len(no))
+	// Phase 1 has nP reports, phase 2 nN: one τ cannot scale both, so run
+	// the phases separately.
+	r1, _ := mats.PM.HistEM(context.Background(), cP, HistEMConfig{Counts: true, Tau: 1e-5 * nP})
+	r2, _ := mats.NO.HistEM(context.Background(), cN, HistEMConfig{Counts: true, Tau: 1e-5 * nN, Prior: r1.Hist, Lambda: nN})
+	if r1.Iter != a.Iter1 || r2.Iter != a.Iter2 {
+		t.Errorf("iterations %d, %d on counts; %d, %d normalised", r1.Iter, r2.Iter, a.Iter1, a.Iter2)
+	}
+	var moved float64
+	b, _ := TwoPEMCounts(context.Background(), cP, cN, mats, TwoPEMConfig{Counts: true})
+	for i := range a.Hist {
+		if math.Abs(r2.Hist[i]-a.Hist[i]) > 1e-12 || math.Abs(r1.Hist[i]-a.Phase1[i]) > 1e-12 {
+			t.Errorf("bin %d: counts %v (phase 1 %v), normalised %v (%v)", i, r2.Hist[i], r1.Hist[i], a.Hist[i], a.Phase1[i])
+		}
+		moved += math.Abs(b.Hist[i] - b.Phase1[i])
+	}
+	if moved < 1e-3 {
+		t.Errorf("λ = 1 on counts: phase 2 moved phase 1 by only %v in L1", moved)
+	}
+}
