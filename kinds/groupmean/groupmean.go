@@ -42,6 +42,7 @@ var params = experiment.ParamSet{
 	experiment.FloatParam("ratio", 0, 1, "value:<mechanism>: ε1/ε, the share of the budget for the group (default 0.5)"),
 	experiment.StringParam("group", "the group whose metrics a cell reports: all (default; averaged over the groups) or its index"),
 	experiment.EnumParam("mode", []string{"as-printed", "robust"}, "the aggregator: as-printed (default; no guard, E2.13) or robust (n̂ ≥ 1, m̂ clipped to the range)"),
+	experiment.BoolParam("crn", "common random numbers across ε, the authors' seeding (E2.16): run t of every ε draws from one stream, so curves over ε are smoother than independent runs make them (default false: every (cell, run) has its own stream)"),
 }
 
 // Params implements experiment.Kind.
@@ -56,11 +57,20 @@ func (Kind) AllMethods() []string { return baseMethods }
 // and so do those that differ only in params.range, whose data are affine
 // images of one another, so that their scaled errors are equal to rounding
 // (the input-range invariance of E3, exact rather than in distribution).
+//
+// With params.crn the trial key also leaves out ε, so that run t of every ε
+// draws from one generator, as the authors' code does (E2.16). The tallies
+// of different ε then differ although their keys agree: the memo's key
+// carries ε on its own (tallyKey.eps).
 func (Kind) TrialKey(c *experiment.CellSpec) string {
 	vals := c.Params.Values()
 	delete(vals, "group")
 	delete(vals, "range")
-	key := fmt.Sprintf("dataset=%s;method=%s;eps=%s;n=%d", c.Dataset.Name, c.Method, strconv.FormatFloat(c.Eps, 'g', -1, 64), c.N)
+	eps := strconv.FormatFloat(c.Eps, 'g', -1, 64)
+	if c.Params.Bool("crn", false) {
+		eps = "shared"
+	}
+	key := fmt.Sprintf("dataset=%s;method=%s;eps=%s;n=%d", c.Dataset.Name, c.Method, eps, c.N)
 	for _, k := range params.Keys() {
 		if v, ok := vals[k]; ok {
 			key += ";" + k + "=" + v
@@ -132,7 +142,7 @@ func newCell(c *experiment.CellSpec, build bool) (*cell, error) {
 		}
 	}
 	out := &cell{mech: mech, which: which, mode: mode, metrics: c.Metrics,
-		key: tallyKey{experiment: c.Experiment, seed: c.Seed, trialKey: Kind{}.TrialKey(c)}}
+		key: tallyKey{experiment: c.Experiment, seed: c.Seed, trialKey: Kind{}.TrialKey(c), eps: c.Eps}}
 	if !build {
 		return out, nil
 	}

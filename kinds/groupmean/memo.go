@@ -20,14 +20,15 @@ var tallies = tallyMemo{m: map[tallyKey]*memoTally{}}
 
 // tallyKey identifies one trial's tally: the experiment and master seed
 // (which with the trial key and index seed the trial's generator), the
-// trial key (the mechanism, ε and n) and the data's fingerprint (the users'
-// groups and values on [−1, 1], bit for bit: a hit must return exactly what
-// the miss would compute, or the rows would depend on which cell ran
-// first).
+// trial key (the mechanism, ε and n), ε itself (which a trial key under
+// params.crn leaves out) and the data's fingerprint (the users' groups and
+// values on [−1, 1], bit for bit: a hit must return exactly what the miss
+// would compute, or the rows would depend on which cell ran first).
 type tallyKey struct {
 	experiment string
 	seed       uint64
 	trialKey   string
+	eps        float64
 	data       uint64
 	trial      int
 }
