@@ -45,6 +45,7 @@ test: vet
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadSpecErrorText$$' -fuzztime 8000x -fuzzminimizetime 0 ./harness/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadRows$$' -fuzztime 12000x -fuzzminimizetime 0 ./results/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSummaries$$' -fuzztime 12000x -fuzzminimizetime 0 ./results/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadBaseline$$' -fuzztime 8000x -fuzzminimizetime 0 ./compare/
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadColumn$$' -fuzztime 20000x -fuzzminimizetime 0 ./datasets/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60000x -fuzzminimizetime 0 ./experiment/
 # Enabled once a spec's errors do not depend on map order (reported, issue 11):

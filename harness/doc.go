@@ -23,6 +23,14 @@
 //   - prints progress with an ETA, and writes summary.csv, a copy of the spec
 //     and the figures atomically.
 //
+// Beyond one machine, Options.Shard runs one share of the cells, assigned
+// by estimated cost (AssignShards: greedy longest first over the kind's
+// experiment.CostEstimator), and Merge joins the shards' rows into the
+// single run's files, byte for byte (shard.go, merge.go); a Slurm array or
+// a Kubernetes Indexed Job runs the shards (deploy/). Budget estimates a
+// spec's CPU and wall time from a short calibration (budget.go, `ldpbench
+// plan`).
+//
 // The [[claims]] of a spec are plain data here (Claim); package compare
 // validates and evaluates them.
 package harness

@@ -9,11 +9,11 @@ import (
 // times are an estimate from a calibration; catches --full ignored (quick
 // and full counts equal) and an unlabelled estimate.
 func TestPlanCLI(t *testing.T) {
-	quick, err := runCLI(t, "plan", "mean-synthetic", "--calibrate", "2s")
+	quick, err := runCLI(t, "plan", "mean-synthetic", "--calibrate", "300ms")
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := runCLI(t, "plan", "mean-synthetic", "--full", "--calibrate", "2s")
+	full, err := runCLI(t, "plan", "mean-synthetic", "--full", "--calibrate", "300ms")
 	if err != nil {
 		t.Fatal(err)
 	}
