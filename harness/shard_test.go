@@ -290,3 +290,34 @@ func injectCell(t *testing.T, dst, src string, perCell int) {
 		t.Fatal(err)
 	}
 }
+
+// A spec with a dataset that `make data` has not fetched yet: every shard
+// skips it, the merge plans without its cells (they are not "missing"),
+// and the bytes are the single run's, skipped= line included.
+func TestMergeWithSkippedDataset(t *testing.T) {
+	body := shardSpecTOML + `
+[[datasets]]
+name = "absent, with a comma"
+source = "file"
+path = "sf_total_compensation.csv"
+normalise = "minmax"
+`
+	s := writeShardSpec(t, body)
+	single := t.TempDir()
+	if _, err := Run(context.Background(), testKinds, s, Options{OutDir: single, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(filepath.Join(single, RowsFile))
+	if !bytes.Contains(want, []byte(" skipped=absent, with a comma (sf_total_compensation.csv)")) {
+		t.Fatalf("the single run's first line does not name the skipped dataset:\n%.300s", want)
+	}
+	dirs := runShards(t, s, 3, Options{Jobs: 2})
+	out := t.TempDir()
+	if _, err := Merge(testKinds, out, dirs, MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(out, RowsFile))
+	if !bytes.Equal(got, want) {
+		t.Fatal("merged rows differ from the single run's")
+	}
+}
