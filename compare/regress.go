@@ -115,11 +115,14 @@ func Regress(spec, rowsLine string, rows []results.Row, base *Baseline, alpha fl
 			baseValues[key{c.Cell, c.Metric}] = c.Values
 		}
 		r.Paired = headerField(base.RowsLine, "seed") == headerField(rowsLine, "seed") && headerField(rowsLine, "seed") != ""
+		sameScale := true
 		if a, b := headerField(base.RowsLine, "quick"), headerField(rowsLine, "quick"); a != b {
+			sameScale = false
 			r.Notes = append(r.Notes, fmt.Sprintf("the baseline was run with quick=%s, this run with quick=%s: only the cells they share are compared", a, b))
 		}
-		// The hash covers the seed: compare it only between runs of one seed.
-		if a, b := headerField(base.RowsLine, "spec_sha256"), headerField(rowsLine, "spec_sha256"); r.Paired && a != b {
+		// The hash covers the seed and the scale: compare it only between
+		// runs of one seed and scale.
+		if a, b := headerField(base.RowsLine, "spec_sha256"), headerField(rowsLine, "spec_sha256"); r.Paired && sameScale && a != b {
 			r.Notes = append(r.Notes, fmt.Sprintf("the spec changed since the baseline (spec_sha256 %s, now %s)", a, b))
 		}
 	}
