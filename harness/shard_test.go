@@ -3,12 +3,16 @@ package harness
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/experiment"
 )
 
 // shardSpecTOML is a spec of the toy kind with figures and a table of
@@ -319,5 +323,51 @@ normalise = "minmax"
 	got, _ := os.ReadFile(filepath.Join(out, RowsFile))
 	if !bytes.Equal(got, want) {
 		t.Fatal("merged rows differ from the single run's")
+	}
+}
+
+// costKind is the toy kind with its own cost model: a uniform cell costs
+// a thousand gauss cells, and a zero or NaN estimate falls back on n.
+type costKind struct {
+	toyKind
+	bad bool
+}
+
+func (k costKind) TrialCost(c *experiment.CellSpec) float64 {
+	if k.bad {
+		return math.NaN()
+	}
+	if c.Method == "uniform" {
+		return 1000 * float64(c.N)
+	}
+	return float64(c.N)
+}
+
+// The shards follow the kind's experiment.CostEstimator when it has one,
+// and n × dim when it has none or answers nonsense. Catches a harness that
+// ignores the capability (a kind could never say that ULE costs more than
+// UA at the same n).
+func TestShardsUseKindCost(t *testing.T) {
+	d := &datasets.Dataset{Name: "d", Values: make([]float64, 10)}
+	specs := []*experiment.CellSpec{
+		{Method: "gauss", N: 10, Dataset: d}, {Method: "uniform", N: 10, Dataset: d},
+		{Method: "gauss", N: 20, Dataset: d}, {Method: "gauss", N: 30, Dataset: d},
+	}
+	cases := []struct {
+		kind experiment.Kind
+		want []float64
+	}{
+		{toyKind{}, []float64{20, 20, 40, 60}},
+		{costKind{}, []float64{20, 20000, 40, 60}},
+		{costKind{bad: true}, []float64{20, 20, 40, 60}},
+	}
+	for _, c := range cases {
+		if got := cellCosts(c.kind, specs, 2); !slices.Equal(got, c.want) {
+			t.Errorf("%T: costs %v, want %v", c.kind, got, c.want)
+		}
+	}
+	// With the kind's costs the uniform cell has a shard to itself.
+	if got := AssignShards(cellCosts(costKind{}, specs, 2), 2); !slices.Equal(got, []int{1, 0, 1, 1}) {
+		t.Errorf("assignment %v, want the uniform cell alone on shard 0", got)
 	}
 }
