@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -88,14 +89,15 @@ func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
 // Budget estimates the cost of running a spec: its cells and trials, and
 // the CPU time of each cell from a short calibration. The cells are grouped
 // by dataset, method, params and n (capped at CalibrationN); one cell of
-// each group (its median ε, at
-// n capped at CalibrationN) is prepared and run for a few trials (20 ms of
-// CPU, at most the spec's trials), and the
-// CPU time per unit of the kind's cost (experiment.TrialCost) scales to
-// every cell of the group. It is an estimate: a kind whose time is not
-// proportional to its stated cost (EM iterations that grow with n, caches
-// that stop fitting) is off by that much, and a calibration on a busy
-// machine measures CPU time, not wall time.
+// each group (its median ε) is prepared and run for a few trials (20 ms of
+// CPU, at most the spec's trials) at its n, at most CalibrationN. A larger
+// cell is scaled from there: by the kind's own cost model when it has one
+// (experiment.CostEstimator), else by n^b, with b measured from a second
+// timing at 4 × CalibrationN (within [0, 2]: an EM over a fixed histogram
+// grows slower than n). It is an estimate: a kind whose time grows
+// differently beyond the calibration's sizes (EM iterations that grow
+// with n, caches that stop fitting) is off by that much, and it counts
+// CPU time, not the wall time of a busy machine.
 func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt BudgetOptions) (*BudgetReport, error) {
 	if opt.CalibrationN <= 0 {
 		opt.CalibrationN = 20000
@@ -111,12 +113,12 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	if err != nil {
 		return nil, err
 	}
-	// Data at the calibration's n only: a full-scale dataset of 10⁷ rows
-	// is not needed to time a trial.
+	// Data at the calibration's sizes only: a full-scale dataset of 10⁷
+	// rows is not needed to time a trial.
 	cal := *s
 	cal.Axes.N = nil
 	for _, n := range s.Axes.N {
-		cal.Axes.N = append(cal.Axes.N, min(n, opt.CalibrationN))
+		cal.Axes.N = append(cal.Axes.N, min(n, 4*opt.CalibrationN))
 	}
 	data, _, err := loadDatasets(&cal)
 	if err != nil {
@@ -134,6 +136,37 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 		return &experiment.CellSpec{Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
 			N: n, Params: params, Metrics: s.Metrics, Seed: s.Seed}, nil
 	}
+	// timeCell returns the CPU seconds per trial of cell c at size n, its
+	// preparation spread over the spec's trials; ok is false when the kind
+	// refuses the cell at that n.
+	var checkErr error
+	timeCell := func(c planCell, n int) (perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
+		if cs, err = specOf(c, n); err != nil {
+			return 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+		}
+		if err := kind.Check(cs); err != nil {
+			if checkErr == nil {
+				checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
+			}
+			return 0, cs, false, nil
+		}
+		t0 := cpuTime()
+		run, err := kind.Prepare(ctx, cs)
+		if err != nil {
+			return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+		}
+		prep := cpuTime() - t0
+		// Trials until 20 ms of CPU (at most the spec's trials): one
+		// trial of a small cell is below the clock's resolution.
+		t1, done := cpuTime(), 0
+		for done < max(s.Trials, 1) && (done == 0 || cpuTime()-t1 < 0.02) {
+			if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
+				return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+			}
+			done++
+		}
+		return prep/float64(max(s.Trials, 1)) + (cpuTime()-t1)/float64(done), cs, true, nil
+	}
 	groups := map[string][]int{}
 	for i, c := range cells {
 		// A cell of n ≤ CalibrationN is timed at its own n (a kind whose
@@ -148,11 +181,14 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	// budget cut short keeps the same ones each time.
 	sort.SliceStable(keys, func(a, b int) bool { return groups[keys[a]][0] < groups[keys[b]][0] })
 	rep.Groups = len(keys)
-	rate := map[string]float64{} // CPU seconds per cost unit
-	var checkErr error
+	// A timed group: seconds per trial t at size n with cost unit there,
+	// and the exponent b of t ∝ n^b for larger cells.
+	type model struct{ t, n, unit, b float64 }
+	models := map[string]model{}
+	_, ownCost := kind.(experiment.CostEstimator)
 	start := cpuTime()
 	for _, k := range keys {
-		if cpuTime()-start > opt.CalibrationTime.Seconds() && len(rate) > 0 {
+		if cpuTime()-start > opt.CalibrationTime.Seconds() && len(models) > 0 {
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -162,56 +198,56 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cells[a].cell.Eps, cells[b].cell.Eps) })
 		c := cells[idx[len(idx)/2]]
 		n := min(c.cell.N, opt.CalibrationN, data[c.dataset].Rows())
-		cs, err := specOf(c, n)
+		t, cs, ok, err := timeCell(c, n)
 		if err != nil {
-			return nil, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+			return nil, err
 		}
-		if err := kind.Check(cs); err != nil {
-			// Not valid at the capped n (a kind that needs n ≥ some
-			// size): the group takes the median rate.
-			if checkErr == nil {
-				checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
+		if !ok {
+			continue // refused at this n: the group takes another's rate
+		}
+		m := model{t: t, n: float64(n), unit: experiment.TrialCost(kind, cs), b: 1}
+		// Without a cost model of the kind's own, the growth with n is
+		// measured: a second time at 4n (or the group's largest n) gives
+		// the exponent, within [0, 2] (an EM over a fixed histogram
+		// grows less than n, a pairwise kernel more).
+		largest := 0
+		for _, i := range groups[k] {
+			largest = max(largest, cells[i].cell.N)
+		}
+		if n2 := min(4*n, largest, data[c.dataset].Rows()); !ownCost && n2 >= 2*n {
+			t2, _, ok2, err := timeCell(c, n2)
+			if err != nil {
+				return nil, err
 			}
-			continue
-		}
-		t0 := cpuTime()
-		run, err := kind.Prepare(ctx, cs)
-		if err != nil {
-			return nil, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
-		}
-		prep := cpuTime() - t0
-		// Trials until 20 ms of CPU (at most the spec's trials): one
-		// trial of a small cell is below the clock's resolution.
-		t1, done := cpuTime(), 0
-		for done < max(s.Trials, 1) && (done == 0 || cpuTime()-t1 < 0.02) {
-			if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
-				return nil, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+			if ok2 && t2 > 0 && t > 0 {
+				m.b = min(max(math.Log(t2/t)/math.Log(float64(n2)/float64(n)), 0), 2)
+				m.t, m.n = t2, float64(n2)
 			}
-			done++
 		}
-		trial := (cpuTime() - t1) / float64(done)
-		// A cell's time: its preparation once and its trials, both
-		// scaled from the calibration cell by the kind's cost.
-		unit := experiment.TrialCost(kind, cs)
-		rate[k] = (prep/float64(s.Trials) + trial) / unit
+		models[k] = m
 	}
-	rep.Calibrated = len(rate)
+	rep.Calibrated = len(models)
 	rep.CalibrationCPUSeconds = cpuTime() - start
-	if len(rate) == 0 {
+	if len(models) == 0 {
 		return nil, fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: %w", s.Name, opt.CalibrationN, checkErr)
 	}
-	rates := slices.Sorted(maps.Values(rate))
+	var rates []float64
+	for _, m := range models {
+		rates = append(rates, m.t/m.unit)
+	}
+	slices.Sort(rates)
 	median := rates[len(rates)/2]
 	for _, k := range keys {
-		r, ok := rate[k]
+		m, ok := models[k]
+		linear := 0.0 // seconds per cost unit, for a group not timed
 		if !ok {
 			// Not timed: the rate of a timed group of the same dataset,
 			// method and params (another n), else the median rate.
-			r = median
+			linear = median
 			prefix := k[:strings.LastIndexByte(k, '|')+1]
 			for _, k2 := range keys {
-				if r2, ok2 := rate[k2]; ok2 && strings.HasPrefix(k2, prefix) {
-					r = r2
+				if m2, ok2 := models[k2]; ok2 && strings.HasPrefix(k2, prefix) {
+					linear = m2.t / m2.unit
 					break
 				}
 			}
@@ -221,9 +257,20 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 			if err != nil {
 				return nil, err
 			}
-			cost := float64(s.Trials) * experiment.TrialCost(kind, cs)
-			rep.PerCell = append(rep.PerCell, CellBudget{Key: cells[i].cell.Key(), Cost: cost, CPUSeconds: r * cost, Measured: ok})
-			rep.CPUSeconds += r * cost
+			unit := experiment.TrialCost(kind, cs)
+			var perTrial float64
+			switch {
+			case !ok:
+				perTrial = linear * unit
+			case ownCost:
+				perTrial = m.t * unit / m.unit
+			default:
+				perTrial = m.t * math.Pow(float64(cells[i].cell.N)/m.n, m.b)
+			}
+			cost := float64(s.Trials) * unit
+			secs := perTrial * float64(s.Trials)
+			rep.PerCell = append(rep.PerCell, CellBudget{Key: cells[i].cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
+			rep.CPUSeconds += secs
 		}
 	}
 	// Back in plan order, as --shard sees them.

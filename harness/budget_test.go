@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ldpbench/ldpbench/experiment"
 )
 
 // Budget on the toy spec: the counts are the plan's, a cell's estimate
@@ -31,9 +33,22 @@ func TestBudget(t *testing.T) {
 	if r.Cells != 48 || r.Trials != 5 || r.Groups != 16 {
 		t.Fatalf("full budget: %d cells × %d trials in %d groups, want 48 × 5 in 16 (n = 500 and 4000 timed apart)", r.Cells, r.Trials, r.Groups)
 	}
-	// Calibrated at n ≤ 500: the n = 4000 cells are scaled from their
-	// n = 500 twins by the cost, n.
+	// Calibrated at n ≤ 500 without a cost model: the n = 4000 cells are
+	// scaled from their n = 500 twins by 8^b, b measured within [0, 2].
 	r, err = Budget(context.Background(), testKinds, s, BudgetOptions{CalibrationTime: 5 * time.Second, CalibrationN: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range r.PerCell {
+		if strings.Contains(c.Key, "n=500;") {
+			if q := r.PerCell[i+12].CPUSeconds / c.CPUSeconds; !(q >= 1-1e-9 && q <= 64*(1+1e-9)) {
+				t.Fatalf("%s: its n = 4000 twin costs %g times as much; want 8^b, b in [0, 2]", c.Key, q)
+			}
+		}
+	}
+	// With the kind's cost model (costKind: n, × 1000 for uniform): the
+	// n = 4000 cells are scaled from their n = 500 twins by exactly 8.
+	r, err = Budget(context.Background(), experiment.Registry{costKind{}}, s, BudgetOptions{CalibrationTime: 5 * time.Second, CalibrationN: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,8 +47,8 @@ func cmdPlan(ctx context.Context, kinds experiment.Registry, args []string, stdo
 		scale = "quick scale (--full: the paper's)"
 	}
 	fmt.Fprintf(stdout, "%s, %s: %d cells × %d trials = %d trials\n", r.Spec, scale, r.Cells, r.Trials, r.Cells*r.Trials)
-	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d (larger n scaled by cost) in %.1f CPU-s; the rest take the median rate. AN ESTIMATE: times scale by the kind's cost model (experiment.CostEstimator, default n × dim), not measured at this scale\n",
-		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds)
+	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d, in %.1f CPU-s; larger n scaled by the kind's cost model (experiment.CostEstimator) or else by n^b, b timed at %d and 4× that; untimed groups take a timed one's rate. AN ESTIMATE, not a measurement at this scale\n",
+		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds, r.CalibrationN)
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
 	if n := r.ShardsFor(3600, 1024); n > 0 {
 		fmt.Fprintf(stdout, "shards of %d cores for ≤ 1 h wall: %d (estimated %s)\n", r.Cores, n, dur(r.Wall(n)))
