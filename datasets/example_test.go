@@ -81,6 +81,14 @@ func ExampleLookup() {
 	// mimic-discharge-location standin
 	// mimic-deceased standin
 	// mimic-gender standin
+	// aquila-disease-age standin
+	// aquila-disease-bmi standin
+	// aquila-disease-height standin
+	// aquila-disease-weight standin
+	// aquila-gender-age standin
+	// aquila-gender-bmi standin
+	// aquila-gender-height standin
+	// aquila-gender-weight standin
 	// true 1 0.25
 }
 

@@ -131,7 +131,7 @@ func TestSpecValidateGroups(t *testing.T) {
 		// A stand-in's range is Table 2's, fixed.
 		{"stand-in range", withS(func(s *Spec) { s.Lo, s.Hi = 10, 120 }), `key "lo": not used by source "standin"`},
 		{"stand-in minmax", withS(func(s *Spec) { s.Normalise = RuleMinMax }),
-			`key "normalise": a stand-in keeps raw ages with the fixed range [18, 100] (paper 002 Table 2), scaled by Dataset.Grouped: want "fixed" or unset, got "minmax"`},
+			`key "normalise": a stand-in keeps raw values with the paper's fixed range [18, 100] (paper 002 Table 2), scaled by Dataset.Grouped: want "fixed" or unset, got "minmax"`},
 		{"stand-in dims", withS(func(s *Spec) { s.Dims = 2 }), `key "dims": a stand-in has one attribute, got dims = 2`},
 		{"stand-in group_column", withS(func(s *Spec) { s.GroupColumn = ColumnAt(3) }), `key "group_column": not used by source "standin"`},
 		{"stand-in path", withS(func(s *Spec) { s.Path = "mimic.csv" }), `key "path": not used by source "standin"`},
