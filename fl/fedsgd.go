@@ -94,19 +94,42 @@ func (f *FedSGD) Check() error {
 // tuples are the rows of X (row-major, Model.Features() columns) with
 // labels Y, in that order. It allocates nothing per user.
 func (f *FedSGD) Train(theta, X, Y []float64, ws *Workspace, rng *rand.Rand) error {
+	return f.TrainRows(theta, X, Y, nil, ws, rng)
+}
+
+// TrainRows is Train over the users rows[0], rows[1], … (row indices of X
+// and Y, each used once per pass) instead of every row in order; nil
+// means every row in order. A cross-validation fold trains on its rows
+// without copying them.
+func (f *FedSGD) TrainRows(theta, X, Y []float64, rows []int, ws *Workspace, rng *rand.Rand) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
 	m := f.Model
-	d, p, n := m.Dim(), m.Features(), len(Y)
-	if len(theta) != d || len(X) != n*p {
-		return fmt.Errorf("fedsgd: θ has %d entries (want %d), X %d values (want %d·%d)", len(theta), d, len(X), n, p)
+	d, p := m.Dim(), m.Features()
+	if len(theta) != d || len(X) != len(Y)*p {
+		return fmt.Errorf("fedsgd: θ has %d entries (want %d), X %d values (want %d·%d)", len(theta), d, len(X), len(Y), p)
+	}
+	n := len(Y)
+	if rows != nil {
+		n = len(rows)
+		for _, i := range rows {
+			if i < 0 || i >= len(Y) {
+				return fmt.Errorf("fedsgd: row %d of %d", i, len(Y))
+			}
+		}
 	}
 	ws.fit(d)
 	for range max(f.Epochs, 1) {
 		for lo := 0; lo < n; lo += f.Group {
 			hi := min(lo+f.Group, n)
-			if err := f.aggregate(ws.sum, theta, X[lo*p:hi*p], Y[lo:hi], ws, rng); err != nil {
+			var err error
+			if rows == nil {
+				err = f.aggregate(ws.sum, theta, X[lo*p:hi*p], Y[lo:hi], nil, ws, rng)
+			} else {
+				err = f.aggregate(ws.sum, theta, X, Y, rows[lo:hi], ws, rng)
+			}
+			if err != nil {
 				return err
 			}
 			for j := range theta {
@@ -131,7 +154,7 @@ func (f *FedSGD) Aggregate(dst, theta, X, Y []float64, ws *Workspace, rng *rand.
 		return fmt.Errorf("fedsgd: Aggregate: dst %d, θ %d (want %d), X %d values for %d rows", len(dst), len(theta), m.Dim(), len(X), len(Y))
 	}
 	ws.fit(m.Dim())
-	return f.aggregate(dst, theta, X, Y, ws, rng)
+	return f.aggregate(dst, theta, X, Y, nil, ws, rng)
 }
 
 // AggregateVariance writes to dst the exact variance of every coordinate
@@ -157,33 +180,55 @@ func (f *FedSGD) AggregateVariance(dst, theta, X, Y []float64, ws *Workspace) {
 	}
 }
 
-// aggregate is Aggregate without the checks.
-func (f *FedSGD) aggregate(dst, theta, X, Y []float64, ws *Workspace, rng *rand.Rand) error {
-	m := f.Model
-	p, c := m.Features(), f.Clip
-	g, rep := ws.g, ws.rep
+// aggregate is Aggregate without the checks, over the rows of X and Y
+// listed in rows (nil: every row).
+func (f *FedSGD) aggregate(dst, theta, X, Y []float64, rows []int, ws *Workspace, rng *rand.Rand) error {
 	clear(dst)
-	for i, y := range Y {
-		m.Grad(g, theta, X[i*p:(i+1)*p], y)
-		if f.Mech == nil {
-			for j, v := range g {
-				dst[j] += clamp(v, c)
+	var err error
+	if rows == nil {
+		for i := range Y {
+			if err = f.addReport(dst, theta, X, Y, i, ws, rng); err != nil {
+				return err
 			}
-			continue
 		}
-		for j, v := range g {
-			g[j] = clamp(v, c) / c
-		}
-		if err := f.Mech.PerturbVector(rep, g, rng); err != nil {
-			return err
-		}
-		for j, v := range rep {
-			dst[j] += c * v
+	} else {
+		for _, i := range rows {
+			if err = f.addReport(dst, theta, X, Y, i, ws, rng); err != nil {
+				return err
+			}
 		}
 	}
-	inv := 1 / float64(len(Y))
+	users := len(Y)
+	if rows != nil {
+		users = len(rows)
+	}
+	inv := 1 / float64(users)
 	for j := range dst {
 		dst[j] *= inv
+	}
+	return nil
+}
+
+// addReport adds user i's report (or clipped gradient) to dst.
+func (f *FedSGD) addReport(dst, theta, X, Y []float64, i int, ws *Workspace, rng *rand.Rand) error {
+	m := f.Model
+	p, c := m.Features(), f.Clip
+	g := ws.g
+	m.Grad(g, theta, X[i*p:(i+1)*p], Y[i])
+	if f.Mech == nil {
+		for j, v := range g {
+			dst[j] += clamp(v, c)
+		}
+		return nil
+	}
+	for j, v := range g {
+		g[j] = clamp(v, c) / c
+	}
+	if err := f.Mech.PerturbVector(ws.rep, g, rng); err != nil {
+		return err
+	}
+	for j, v := range ws.rep {
+		dst[j] += c * v
 	}
 	return nil
 }

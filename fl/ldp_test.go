@@ -185,3 +185,37 @@ func TestFedSGDCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainRowsEqualsGathered: training over row indices gives θ bit for
+// bit equal to training over a copy of those rows in that order (the
+// kind's folds rely on it); an out-of-range row is an error. Catches a
+// group boundary or a row offset computed on the wrong index.
+func TestTrainRowsEqualsGathered(t *testing.T) {
+	const n, p = 3000, 5
+	X, Y := synth("binary", n, p, 6)
+	rows := rand.New(rand.NewPCG(1, 1)).Perm(n)[:2345]
+	model := NewLogistic(p, true)
+	mech, _ := NewMechanism("hm-tp", model.Dim(), 3, 0)
+	f := FedSGD{Model: model, Mech: mech, Eta: 0.1, Group: 100, Lambda: DefaultLambda, Clip: 1}
+	a := make([]float64, model.Dim())
+	b := make([]float64, model.Dim())
+	ws := NewWorkspace(model.Dim())
+	if err := f.TrainRows(a, X, Y, rows, ws, rand.New(rand.NewPCG(2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	xg, yg := Gather(X, Y, p, rows)
+	if err := f.Train(b, xg, yg, ws, rand.New(rand.NewPCG(2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	for j := range a {
+		if a[j] != b[j] {
+			t.Fatalf("θ[%d]: %v over rows, %v over the gathered copy", j, a[j], b[j])
+		}
+	}
+	if TestErrorRows(model, a, X, Y, rows) != TestError(model, b, xg, yg) {
+		t.Error("TestErrorRows differs from TestError on the gathered rows")
+	}
+	if err := f.TrainRows(a, X, Y, []int{0, n}, ws, rand.New(rand.NewPCG(2, 2))); err == nil {
+		t.Error("row n accepted")
+	}
+}

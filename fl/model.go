@@ -314,3 +314,16 @@ func TestError(m Model, theta, X, Y []float64) float64 {
 	}
 	return s / float64(len(Y))
 }
+
+// TestErrorRows is TestError over the rows of X and Y listed in rows.
+func TestErrorRows(m Model, theta, X, Y []float64, rows []int) float64 {
+	if len(rows) == 0 {
+		return math.NaN()
+	}
+	p := m.Features()
+	var s float64
+	for _, i := range rows {
+		s += m.Error(theta, X[i*p:(i+1)*p], Y[i])
+	}
+	return s / float64(len(rows))
+}

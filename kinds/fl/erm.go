@@ -87,17 +87,15 @@ func (r *ermRun) Trial(_ context.Context, trial int, rng *rand.Rand, out []exper
 	if err != nil {
 		return out, err
 	}
-	xtr, ytr := ldpfl.Gather(r.x, r.y, r.p, sp.Train)
-	xte, yte := ldpfl.Gather(r.x, r.y, r.p, sp.Test)
 	m := r.cfg.Model
 	theta := make([]float64, m.Dim())
 	for j := range theta {
 		theta[j] = r.theta0
 	}
-	if err := r.cfg.Train(theta, xtr, ytr, ldpfl.NewWorkspace(m.Dim()), rng); err != nil {
+	if err := r.cfg.TrainRows(theta, r.x, r.y, sp.Train, ldpfl.NewWorkspace(m.Dim()), rng); err != nil {
 		return out, err
 	}
-	e := ldpfl.TestError(m, theta, xte, yte)
+	e := ldpfl.TestErrorRows(m, theta, r.x, r.y, sp.Test)
 	if math.IsNaN(e) || math.IsInf(e, 0) {
 		// Clipped gradients bound every step, so this is a bug, not data.
 		return out, fmt.Errorf("trial %d: test error %v", trial, e)
