@@ -98,7 +98,9 @@ type uleFastSlot struct {
 	ip                    []int32
 
 	cdbuf   []float64  // D of the slot's vectors (compiled kernel)
-	qw      []float64  // zone weights (compiled kernel with zones)
+	qw      []float64  // zone weights of the slot's combinations (compiled kernel with zones)
+	qwBase  int        // the index in the whole zone table of qw[0]
+	c0, c1  int        // the slot's vectors' combinations are c0 … c1-1 (sorted by combination)
 	pair    []*pairAcc // per combination, pair mode only
 	dbuf    []float64  // D of the vectors of a group
 	slowIdx []int32    // the group's vectors on the slow path
@@ -212,6 +214,9 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 				s.expl[c] = make([]float64, l)
 			}
 		}
+		if lo, hi := e.bounds[len(e.slots)], e.bounds[len(e.slots)+1]; lo < hi {
+			s.c0, s.c1 = int(d.combo[lo]), int(d.combo[hi-1])+1
+		}
 		if !e.pairMode {
 			s.cdbuf = make([]float64, e.bounds[len(e.slots)+1]-e.bounds[len(e.slots)])
 		}
@@ -233,8 +238,15 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 				}
 			}
 			e.qwTot = make([]float64, e.zones.size)
-			for _, s := range e.slots {
-				s.qw = make([]float64, e.zones.size)
+			for si, s := range e.slots {
+				// The slot's vectors are sorted by combination: its
+				// weights are those of combinations combo[lo]…combo[hi-1].
+				lo, hi := e.bounds[si], e.bounds[si+1]
+				if lo < hi {
+					w := e.zones.width
+					s.qwBase = int(d.combo[lo]) * w
+					s.qw = make([]float64, (int(d.combo[hi-1])+1)*w-s.qwBase)
+				}
 			}
 		}
 	}
@@ -277,9 +289,12 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 	}
 	emForSlots(len(e.slots), e.workers, func(s int) { e.runSlot(s, theta) })
 	if e.zones != nil {
+		// Every slot adds into its own combinations' part: the same
+		// sums, term for term, as adding every slot's whole table (the
+		// other parts would add zeros).
 		clear(e.qwTot)
 		for _, s := range e.slots {
-			addTo(e.qwTot, s.qw)
+			addTo(e.qwTot[s.qwBase:s.qwBase+len(s.qw)], s.qw)
 		}
 	}
 
@@ -299,8 +314,13 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 		clear(tmp)
 		clear(tmp2)
 		for _, s := range e.slots {
-			addTo(tmp, s.diff[c])
-			addTo(tmp2, s.expl[c])
+			// Only the slots whose vectors have combination c (the
+			// others' arrays for c are zero, and adding them changes no
+			// bit).
+			if s.c0 <= c && c < s.c1 {
+				addTo(tmp, s.diff[c])
+				addTo(tmp2, s.expl[c])
+			}
 		}
 		if e.zones != nil {
 			e.zones.spread(c, e.qwTot, tmp2)
@@ -318,10 +338,10 @@ func (e *uleFast) runSlot(si int, theta []float64) {
 	s := e.slots[si]
 	d := e.d
 	clear(s.a)
-	for _, df := range s.diff {
+	for _, df := range s.diff[s.c0:s.c1] {
 		clear(df)
 	}
-	for _, x := range s.expl {
+	for _, x := range s.expl[s.c0:s.c1] {
 		clear(x)
 	}
 	clear(s.qw)
@@ -529,6 +549,7 @@ func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int, mi *int) {
 	pr := e.prog
 	dbuf := s.cdbuf[:k1-k0]
 	var q, qw []float64
+	qb := uint32(s.qwBase)
 	if e.zones != nil {
 		q, qw = e.zones.q, s.qw
 	}
@@ -564,7 +585,7 @@ func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int, mi *int) {
 			expl[p] += w * exVal[i]
 		}
 		for i, p := range zIdx {
-			qw[p] += w * zM[i]
+			qw[p-qb] += w * zM[i]
 		}
 	}
 	for *mi < len(e.multi) && int(e.multi[*mi]) < k0 { // past other kernels' vectors

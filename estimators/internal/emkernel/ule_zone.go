@@ -22,16 +22,21 @@ import "slices"
 // references instead of about 2S+1 runs plus the 2.5·2S ramp bins of the
 // explicit program, which other vectors keep.
 
-// uleZoneLimit bounds the q table (combinations × Σ_j rows × 2).
-const uleZoneLimit = 1 << 17
+// uleZoneLimit bounds the q table (combinations × Σ_j rows × 2 entries:
+// 32 MiB). The table is combination-major, and a slot's vectors are sorted
+// by combination, so each slot accumulates into the part of its own
+// combinations only (uleFastSlot.qw): the per-slot tables stay small
+// whatever the number of combinations (m = 12, 15 have 16 and 32).
+const uleZoneLimit = 1 << 22
 
 // uleZones holds the zone tables of the segment services.
 type uleZones struct {
-	rows []pairRows   // per segment service, its band rows
-	zone [][]pairZone // per segment service and row, its zones and edges
-	off  []int        // per segment service, its offset in q: off + (c·rows + r)·2 + side
-	size int
-	q    []float64 // per iteration
+	rows  []pairRows   // per segment service, its band rows
+	zone  [][]pairZone // per segment service and row, its zones and edges
+	off   []int        // per segment service, its offset in a combination's part of q
+	width int          // entries per combination: index c·width + off + r·2 + side
+	size  int
+	q     []float64 // per iteration
 }
 
 // newULEZones returns the zone tables, or nil if a segment service has no
@@ -50,9 +55,10 @@ func newULEZones(e *uleFast) *uleZones {
 		pr := newPairRows(p.band)
 		z.rows = append(z.rows, pr)
 		z.zone = append(z.zone, pairZones(&pr, e.l))
-		z.off = append(z.off, z.size)
-		z.size += C * len(pr.rows) * 2
+		z.off = append(z.off, z.width)
+		z.width += len(pr.rows) * 2
 	}
+	z.size = C * z.width
 	if z.size > uleZoneLimit {
 		return nil
 	}
@@ -68,7 +74,7 @@ func (z *uleZones) prepare(c int, tlpad []float64) {
 		p := &z.rows[j]
 		E := p.e
 		n := len(p.rows)
-		q := z.q[z.off[j]+c*n*2 : z.off[j]+(c+1)*n*2]
+		q := z.q[c*z.width+z.off[j] : c*z.width+z.off[j]+n*2]
 		for r, w := range p.rows {
 			a, b := int(w.a), int(w.b)
 			rp := p.ramp[r*2*E : (r+1)*2*E]
@@ -92,7 +98,7 @@ func (z *uleZones) spread(c int, qw, expl []float64) {
 		p := &z.rows[j]
 		E := p.e
 		n := len(p.rows)
-		w := qw[z.off[j]+c*n*2 : z.off[j]+(c+1)*n*2]
+		w := qw[c*z.width+z.off[j] : c*z.width+z.off[j]+n*2]
 		for r, row := range p.rows {
 			wl, wr := w[2*r], w[2*r+1]
 			if wl == 0 && wr == 0 {
@@ -177,7 +183,6 @@ func (z *uleZones) vector(d *uleData, k int, pr *uleProgram) bool {
 	// Zones: M = Π_{i≠j} P_i on the zone.
 	for j := range S {
 		x := &z.zone[j][rows[j]]
-		n := len(z.rows[j].rows)
 		for side, zs := range [2][2]int{{x.l0, x.l1}, {x.h0, x.h1}} {
 			if zs[0] >= zs[1] {
 				continue
@@ -194,7 +199,7 @@ func (z *uleZones) vector(d *uleData, k int, pr *uleProgram) bool {
 					m *= w.base
 				}
 			}
-			pr.zIdx = append(pr.zIdx, uint32(z.off[j]+(c*n+int(rows[j]))*2+side))
+			pr.zIdx = append(pr.zIdx, uint32(c*z.width+z.off[j]+int(rows[j])*2+side))
 			pr.zM = append(pr.zM, m)
 		}
 	}
