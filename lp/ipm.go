@@ -31,10 +31,15 @@ type Options struct {
 	// relative dual residual ‖c - Aᵀy + Gᵀz - w‖∞/(1 + ‖c‖∞) that the
 	// certificate accepts (default 1e-8).
 	GapTol float64
+	// StepFraction is the fraction of the step to the boundary that is
+	// taken (default 0.995). A smaller one keeps the iterates better
+	// centred, which helps degenerate programmes that lose precision at
+	// the default.
+	StepFraction float64
 }
 
 func (o *Options) defaults() Options {
-	r := Options{MaxIter: 200, FeasTol: 1e-9, GapTol: 1e-8}
+	r := Options{MaxIter: 200, FeasTol: 1e-9, GapTol: 1e-8, StepFraction: 0.995}
 	if o == nil {
 		return r
 	}
@@ -46,6 +51,9 @@ func (o *Options) defaults() Options {
 	}
 	if o.GapTol > 0 {
 		r.GapTol = o.GapTol
+	}
+	if o.StepFraction > 0 && o.StepFraction < 1 {
+		r.StepFraction = o.StepFraction
 	}
 	return r
 }
@@ -171,8 +179,6 @@ func (p *Problem) validate() error {
 
 // ErrNotConverged is returned (wrapped) when the iterations end before the
 // certificate holds; the Solution returned beside it is the last iterate.
-// etaMax is the fraction of the step to the boundary that is taken.
-const etaMax = 0.995
 
 var ErrNotConverged = errors.New("lp: interior point did not converge")
 
@@ -292,7 +298,7 @@ func Solve(p *Problem, opt *Options) (*Solution, error) {
 			rsz[i] = sigma*mu - s[i]*z[i] - ds[i]*dz[i]
 		}
 		ns.direction(rp, rg, rd, rxw, rsz, x, w, s, z, dx, dy, dz, dw, ds)
-		eta := etaMax
+		eta := o.StepFraction
 		ap, ad = eta*maxStep(x, dx, s, ds), eta*maxStep(w, dw, z, dz)
 		for j := range x {
 			x[j] += ap * dx[j]
