@@ -49,6 +49,8 @@ var htMetrics = []string{"mse", "abs", "reporting"}
 var htParams = experiment.ParamSet{
 	experiment.IntParam("dim", 1, 1<<20, "attributes that set the sampling rate k/dim (default 1)"),
 	experiment.StringParam("k", `"paper" (default) | "eq3" | an integer in [1, dim]: the attributes sampled per user`),
+	experiment.StringParam("split", `aaa, np-aaa: "dataset" (default; the first 10 % of kept records, E0.24) | "shuffled"`),
+	experiment.StringParam("alignment", `aaa, np-aaa: "corrected" (default) | "authors" (the half-width programme grid, E0.23)`),
 }
 
 // Name implements experiment.Kind.
@@ -60,12 +62,17 @@ func (HT) Metrics() []string { return htMetrics }
 // Params implements experiment.Kind.
 func (HT) Params() experiment.ParamSet { return htParams }
 
-// AllMethods implements experiment.MethodLister: every registered mechanism.
-func (HT) AllMethods() []string { return mechanisms.Names() }
+// AllMethods implements experiment.MethodLister: every registered
+// mechanism, and aaa and np-aaa (ht_aaa.go).
+func (HT) AllMethods() []string { return append(mechanisms.Names(), "aaa", "np-aaa") }
 
 // Check implements experiment.Kind.
 func (HT) Check(c *experiment.CellSpec) error {
 	if err := c.Dataset.Ungrouped(HT{}.Name()); err != nil {
+		return err
+	}
+	if _, ok := aaaMethods[c.Method]; ok {
+		_, err := aaaConfig(c)
 		return err
 	}
 	_, _, _, err := htSetup(c)
@@ -105,7 +112,10 @@ func htSetup(c *experiment.CellSpec) (est mechanisms.Estimate, dim, k int, err e
 }
 
 // Prepare implements experiment.Kind.
-func (HT) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+func (HT) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	if _, ok := aaaMethods[c.Method]; ok {
+		return aaaPrepare(ctx, c)
+	}
 	est, dim, k, err := htSetup(c)
 	if err != nil {
 		return nil, err
