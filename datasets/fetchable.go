@@ -23,7 +23,10 @@ var fetchable = []string{
 	"sf_total_compensation.csv",
 	"vehicle_combined_scale.bz2",
 	"vehicle_combined_scale.t.bz2",
+	"vehicle_combined_scale",
+	"vehicle_combined_scale.t",
 	"WISDM_ar_latest.tar.gz",
+	"WISDM_ar_v1.1_raw.txt",
 }
 
 // Fetchable reports whether path names a file that `make data` provides:

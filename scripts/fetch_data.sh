@@ -119,6 +119,22 @@ fetch vehicle_combined_scale.bz2 https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/
 fetch vehicle_combined_scale.t.bz2 https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/vehicle/combined_scale.t.bz2 -
 # WISDM activity recognition v1.1
 fetch WISDM_ar_latest.tar.gz https://www.cis.fordham.edu/wisdm/includes/datasets/latest/WISDM_ar_latest.tar.gz -
+# Plain-text copies of SensIT Vehicle and WISDM's raw file: kind fl reads
+# the archives above, and its specs name these copies so that a run skips
+# them (with a message) until `make data` has fetched them.
+for f in vehicle_combined_scale vehicle_combined_scale.t; do
+	if [ -f "data/$f.bz2" ] && [ ! -f "data/$f" ]; then
+		if command -v bunzip2 >/dev/null; then
+			bunzip2 -kc "data/$f.bz2" > "data/$f"
+		else
+			python3 -c 'import bz2,shutil,sys; shutil.copyfileobj(bz2.open(sys.argv[1]), open(sys.argv[2], "wb"))' "data/$f.bz2" "data/$f"
+		fi && echo "ok      $f unpacked"
+	fi
+done
+if [ -f data/WISDM_ar_latest.tar.gz ] && [ ! -f data/WISDM_ar_v1.1_raw.txt ]; then
+	tar -xzOf data/WISDM_ar_latest.tar.gz --wildcards '*WISDM_ar_v1.1_raw.txt' > data/WISDM_ar_v1.1_raw.txt &&
+		echo "ok      WISDM_ar_v1.1_raw.txt unpacked"
+fi
 
 cat <<'TXT'
 

@@ -21,10 +21,11 @@
 // Data: the [[datasets]] entry's name selects the table of
 // datasets.LoadTable (gamma, shuttle, vehicle, wisdm, ipums-br-standin,
 // ipums-mx-standin); the entry itself only gives the harness a dataset of
-// n rows (a file source on the same file for gamma and shuttle, so that a
-// missing file is skipped as everywhere; a placeholder for the others).
-// Check refuses a cell whose table file is absent with an error naming
-// the file and `make data`. Every task uses the whole table: axes.n must be
+// one row: a file source on the same file for gamma and shuttle, on the
+// plain-text copy `make data` unpacks for vehicle and wisdm (so that a
+// missing file is skipped with a message, as everywhere), a placeholder
+// for the synthetic stand-ins. Check refuses a cell whose table file is
+// absent with an error naming the file and `make data`. Every task uses the whole table: axes.n must be
 // [1] (the column n of rows.csv then reads 1). Zhao et al.'s tasks map numeric features and
 // a numeric response by min–max onto [−1, 1] (categorical attributes are
 // binarised to ±1); a binary label is class 1 (h for Gamma, class 1 of

@@ -202,3 +202,54 @@ func TestMeanTheory(t *testing.T) {
 		t.Errorf("d_n = %d at ε %v, want 6 at 2·6/16", r.dn, r.v.Epsilon())
 	}
 }
+
+// TestFetchSpecsSkipOrParse: the specs on data only `make data` brings
+// (Vehicle, WISDM) name plain-text copies that the harness skips with a
+// message while they are absent (make figures goes on), and whose first
+// line, once fetched, the harness's file source reads (a LIBSVM label, a
+// WISDM user id): fixtures of those first lines in $LDPBENCH_DATA.
+func TestFetchSpecsSkipOrParse(t *testing.T) {
+	firstLines := map[string]string{
+		"vehicle_combined_scale": "3 1:-0.6 2:0.1 100:0.25\n",
+		"WISDM_ar_v1.1_raw.txt":  "33,Jogging,49105962326000,-0.6946377,12.680544,0.50395286;\n",
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "runs", "fl-*.toml"))
+	n := 0
+	for _, f := range files {
+		s, err := harness.LoadSpec(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !needsFetch(s) {
+			continue
+		}
+		n++
+		dir := t.TempDir()
+		for i, d := range s.Datasets {
+			line, ok := firstLines[d.Path]
+			if !ok {
+				t.Fatalf("%s: dataset %s reads %q, not a plain-text copy that make data derives", f, d.Name, d.Path)
+			}
+			if err := os.WriteFile(filepath.Join(dir, d.Path), []byte(line), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv(datasets.EnvData, dir)
+			if _, err := s.Datasets[i].Build(1, nil); err != nil {
+				t.Errorf("%s: dataset %s on its fetched first line: %v", f, d.Name, err)
+			}
+		}
+		if _, err := datasets.Find("vehicle_combined_scale.bz2"); err == nil {
+			continue // fetched: the run would train on the real data
+		}
+		t.Setenv(datasets.EnvData, t.TempDir())
+		res, err := harness.Run(context.Background(), experiment.Registry{Kind{}}, s, harness.Options{OutDir: t.TempDir(), Jobs: 1, Quick: true})
+		if err != nil {
+			t.Errorf("%s without its data: %v, want a skip", f, err)
+		} else if res != nil && len(res.Summaries) != 0 {
+			t.Errorf("%s without its data: %d summaries", f, len(res.Summaries))
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d specs on fetched data, want 3 (fig6-real, fig10, fig15)", n)
+	}
+}
