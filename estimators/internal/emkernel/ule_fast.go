@@ -62,6 +62,7 @@ type uleFast struct {
 	zones   *uleZones   // zone tables of the compiled programs, or nil
 	tlpad   [][]float64 // per combination, θ·L_c padded by trBandMaxEh (zones)
 	qwTot   []float64
+	tab     [][]float64 // per combination: Λ_c (l+1), θ·L_c (l), the zone sums q (zones.width); the compiled programs' table
 
 	// The pair kernel (ule_pair.go), used when pairMode.
 	pairMode     bool
@@ -97,13 +98,12 @@ type uleFastSlot struct {
 	ex                    []uleBin
 	ip                    []int32
 
-	cdbuf   []float64  // D of the slot's vectors (compiled kernel)
-	qw      []float64  // zone weights of the slot's combinations (compiled kernel with zones)
-	qwBase  int        // the index in the whole zone table of qw[0]
-	c0, c1  int        // the slot's vectors' combinations are c0 … c1-1 (sorted by combination)
-	pair    []*pairAcc // per combination, pair mode only
-	dbuf    []float64  // D of the vectors of a group
-	slowIdx []int32    // the group's vectors on the slow path
+	cdbuf   []float64   // D of the slot's vectors (compiled kernel)
+	cacc    [][]float64 // per combination c0…c1-1 (compiled kernel): −Δ_c (l+1), E_c (l), zone weights (zones.width), laid out as tab
+	c0, c1  int         // the slot's vectors' combinations are c0 … c1-1 (sorted by combination)
+	pair    []*pairAcc  // per combination, pair mode only
+	dbuf    []float64   // D of the vectors of a group
+	slowIdx []int32     // the group's vectors on the slow path
 }
 
 type uleRun struct {
@@ -129,10 +129,14 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 	}
 	e.thetaL = make([][]float64, len(d.comboL))
 	e.prefix = make([][]float64, len(d.comboL))
+	e.tab = make([][]float64, len(d.comboL))
 	for c, L := range d.comboL {
 		if L != nil {
-			e.thetaL[c] = make([]float64, l)
-			e.prefix[c] = make([]float64, l+1)
+			// Λ_c and θ·L_c side by side, as the compiled programs read
+			// them (room for the zone sums is added with the zones).
+			e.tab[c] = make([]float64, 2*l+1)
+			e.prefix[c] = e.tab[c][:l+1]
+			e.thetaL[c] = e.tab[c][l+1 : 2*l+1]
 		}
 	}
 	if d.S == 2 && pairUsable(e.profs[0].band, e.profs[1].band) && minPositive(d.comboL) > 1e-40 &&
@@ -226,32 +230,48 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 		if e.kernel == "" || e.kernel == "compiled" {
 			e.zones = newULEZones(e)
 		}
-		e.prog = e.compile()
-		if e.prog == nil || len(e.prog.zIdx) == 0 {
+		if e.zones != nil && 2*l+1+e.zones.width > uleProgIdxMax {
 			e.zones = nil
 		}
+		if 2*l+1 <= uleProgIdxMax {
+			e.prog = e.compile()
+		}
+		if e.prog == nil || !e.prog.hasZones {
+			e.zones = nil
+		}
+		width := 0
 		if e.zones != nil {
+			width = e.zones.width
 			e.tlpad = make([][]float64, len(d.comboL))
 			for c, L := range d.comboL {
 				if L != nil {
 					e.tlpad[c] = make([]float64, l+2*trBandMaxEh)
+					e.tab[c] = append(e.tab[c], make([]float64, width)...)
+					e.prefix[c] = e.tab[c][:l+1]
+					e.thetaL[c] = e.tab[c][l+1 : 2*l+1]
 				}
 			}
 			e.qwTot = make([]float64, e.zones.size)
-			for si, s := range e.slots {
-				// The slot's vectors are sorted by combination: its
-				// weights are those of combinations combo[lo]…combo[hi-1].
-				lo, hi := e.bounds[si], e.bounds[si+1]
-				if lo < hi {
-					w := e.zones.width
-					s.qwBase = int(d.combo[lo]) * w
-					s.qw = make([]float64, (int(d.combo[hi-1])+1)*w-s.qwBase)
+		}
+		if e.prog != nil {
+			// The slot's vectors are sorted by combination: it
+			// accumulates into those of combinations c0…c1-1 only.
+			for _, s := range e.slots {
+				s.cacc = make([][]float64, len(d.comboL))
+				for c := s.c0; c < s.c1; c++ {
+					if d.comboL[c] != nil {
+						s.cacc[c] = make([]float64, 2*l+1+width)
+					}
 				}
 			}
 		}
 	}
 	return e
 }
+
+// uleProgIdxMax bounds the compiled programs' table (tab) so that an
+// index into it fits in a uint16.
+const uleProgIdxMax = 1 << 16
 
 func (e *uleFast) eval(theta, a []float64) float64 {
 	if e.pairMode {
@@ -283,18 +303,23 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 		for c, tp := range e.tlpad {
 			if tp != nil {
 				copy(tp[trBandMaxEh:trBandMaxEh+l], e.thetaL[c])
-				e.zones.prepare(c, tp)
+				e.zones.prepare(c, tp, e.tab[c][2*l+1:])
 			}
 		}
 	}
 	emForSlots(len(e.slots), e.workers, func(s int) { e.runSlot(s, theta) })
 	if e.zones != nil {
-		// Every slot adds into its own combinations' part: the same
-		// sums, term for term, as adding every slot's whole table (the
-		// other parts would add zeros).
+		// Every slot adds its combinations' weights, in slot order: the
+		// same sums, term for term, as adding every slot's whole table
+		// (the other parts would add zeros).
 		clear(e.qwTot)
+		w := e.zones.width
 		for _, s := range e.slots {
-			addTo(e.qwTot[s.qwBase:s.qwBase+len(s.qw)], s.qw)
+			for c := s.c0; c < s.c1; c++ {
+				if ca := s.cacc[c]; ca != nil {
+					addTo(e.qwTot[c*w:(c+1)*w], ca[2*l+1:])
+				}
+			}
 		}
 	}
 
@@ -318,8 +343,16 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 			// others' arrays for c are zero, and adding them changes no
 			// bit).
 			if s.c0 <= c && c < s.c1 {
-				addTo(tmp, s.diff[c])
-				addTo(tmp2, s.expl[c])
+				if ca := s.cacc; ca != nil {
+					// The compiled kernel accumulates −Δ_c: subtracting
+					// it gives the bits of adding Δ_c (rounding is
+					// symmetric), so the result does not depend on it.
+					subFrom(tmp, ca[c][:l+1])
+					addTo(tmp2, ca[c][l+1:2*l+1])
+				} else {
+					addTo(tmp, s.diff[c])
+					addTo(tmp2, s.expl[c])
+				}
 			}
 		}
 		if e.zones != nil {
@@ -344,7 +377,9 @@ func (e *uleFast) runSlot(si int, theta []float64) {
 	for _, x := range s.expl[s.c0:s.c1] {
 		clear(x)
 	}
-	clear(s.qw)
+	for _, x := range s.cacc {
+		clear(x)
+	}
 	ll := newEMLLAcc()
 	lo, hi := e.bounds[si], e.bounds[si+1]
 	// The group containing lo, and the first vector of multi at or after lo.
@@ -476,21 +511,35 @@ func (e *uleFast) merged(s *uleFastSlot, ll *emLLAcc, k int) {
 }
 
 // uleProgram is the merge of every vector handled alone, compiled once:
-// vector k's runs enter D as Σ coef·Λ_c(pos) over its breakpoints
-// bp[bpOff[k]:bpOff[k+1]] (a run [a, b) of value C gives -C at a and +C at
-// b, one coefficient where runs meet), and its explicit bins as
-// Σ val·θ_t·L_c(t) over ex[exOff[k]:exOff[k+1]]. (Breakpoints at 0 add
-// nothing to D, Λ_c(0) = 0, but start their runs in the accumulation.)
+// vector k's runs enter D as Σ coef·Λ_c(pos) over its breakpoints (a run
+// [a, b) of value C gives -C at a and +C at b, one coefficient where runs
+// meet), its explicit bins as Σ val·θ_t·L_c(t), and its zone references
+// (ule_zone.go) as Σ M·q. (Breakpoints at 0 add nothing to D, Λ_c(0) = 0,
+// but start their runs in the accumulation.)
+//
+// All three are entries (idx, coef) of one program, entries
+// entOff[k]:entOff[k+1], breakpoints first, then explicit bins, then zone
+// references (the order of the sum D): idx indexes the combination's
+// table uleFast.tab[c], where Λ_c is at 0…l, θ·L_c at l+1…2l and the zone
+// sums after them, and the same index of the slot's accumulator cacc[c]
+// (−Δ_c, E_c, zone weights) takes w_k·coef. One loop for D and one for the
+// accumulation per vector, and 10 bytes per entry, keep the kernel (which
+// streams the programs, 10⁶ vectors of 20–30 entries at m = 9–15) short.
 type uleProgram struct {
-	bpOff, exOff []uint32
-	bpPos        []uint16
-	bpCoef       []float64
-	exPos        []uint16
-	exVal        []float64
-	// Zone references (ule_zone.go): D gains Σ zM·q[zIdx].
-	zOff []uint32
-	zIdx []uint32
-	zM   []float64
+	entOff   []uint32
+	entIdx   []uint16
+	entCoef  []float64
+	hasZones bool // some vector has zone references
+	zoned    int  // the vectors compiled to zone programs
+
+	// Scratch of compile: one vector's breakpoints, explicit bins and
+	// zone references (zIdx indexes the whole zone table).
+	bpPos  []uint16
+	bpCoef []float64
+	exPos  []uint16
+	exVal  []float64
+	zIdx   []uint32
+	zM     []float64
 }
 
 // uleProgramLimit bounds the compiled programs (bytes); beyond it the
@@ -499,11 +548,13 @@ const uleProgramLimit = 2 << 30
 
 // compile builds the programs of the vectors handled alone (those in
 // groups smaller than gmin), or returns nil if they would exceed
-// uleProgramLimit.
+// uleProgramLimit. The caller checks that 2l+1 (and the zone table, with
+// zones) fits uleProgIdxMax.
 func (e *uleFast) compile() *uleProgram {
 	d := e.d
 	K := len(d.count)
-	pr := &uleProgram{bpOff: make([]uint32, K+1), exOff: make([]uint32, K+1), zOff: make([]uint32, K+1)}
+	l := e.l
+	pr := &uleProgram{entOff: make([]uint32, K+1)}
 	ip := make([]int32, d.S)
 	var cs []uleRun
 	var ex []uleBin
@@ -511,8 +562,11 @@ func (e *uleFast) compile() *uleProgram {
 		k0, k1 := int(d.groups[gi]), int(d.groups[gi+1])
 		alone := !(d.S >= 1 && k1-k0 >= e.gmin) || e.kernel == "compiled" || e.kernel == "explicit"
 		for k := k0; k < k1; k++ {
+			pr.bpPos, pr.bpCoef = pr.bpPos[:0], pr.bpCoef[:0]
+			pr.exPos, pr.exVal = pr.exPos[:0], pr.exVal[:0]
+			pr.zIdx, pr.zM = pr.zIdx[:0], pr.zM[:0]
 			if alone && e.zones != nil && e.zones.vector(d, k, pr) {
-				// A zone program.
+				pr.zoned++ // a zone program
 			} else if alone {
 				cs, ex = e.mergeVector(k, ip, cs[:0], ex[:0])
 				for i, q := range cs {
@@ -532,12 +586,24 @@ func (e *uleFast) compile() *uleProgram {
 					pr.exVal = append(pr.exVal, x.v)
 				}
 			}
-			if size := 10*(len(pr.bpPos)+len(pr.exPos)) + 12*len(pr.zIdx); size > uleProgramLimit {
+			for i, p := range pr.bpPos {
+				pr.entIdx = append(pr.entIdx, p)
+				pr.entCoef = append(pr.entCoef, pr.bpCoef[i])
+			}
+			for i, p := range pr.exPos {
+				pr.entIdx = append(pr.entIdx, uint16(l+1+int(p)))
+				pr.entCoef = append(pr.entCoef, pr.exVal[i])
+			}
+			for i, p := range pr.zIdx {
+				local := int(p) - int(d.combo[k])*e.zones.width
+				pr.entIdx = append(pr.entIdx, uint16(2*l+1+local))
+				pr.entCoef = append(pr.entCoef, pr.zM[i])
+				pr.hasZones = true
+			}
+			if size := 10 * len(pr.entIdx); size > uleProgramLimit {
 				return nil
 			}
-			pr.bpOff[k+1] = uint32(len(pr.bpPos))
-			pr.exOff[k+1] = uint32(len(pr.exPos))
-			pr.zOff[k+1] = uint32(len(pr.zIdx))
+			pr.entOff[k+1] = uint32(len(pr.entIdx))
 		}
 	}
 	return pr
@@ -548,44 +614,25 @@ func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int, mi *int) {
 	d := e.d
 	pr := e.prog
 	dbuf := s.cdbuf[:k1-k0]
-	var q, qw []float64
-	qb := uint32(s.qwBase)
-	if e.zones != nil {
-		q, qw = e.zones.q, s.qw
-	}
-	for k := k0; k < k1; k++ {
-		c := d.combo[k]
-		prefix, thetaL := e.prefix[c], e.thetaL[c]
-		b0, b1 := pr.bpOff[k], pr.bpOff[k+1]
-		x0, x1 := pr.exOff[k], pr.exOff[k+1]
-		z0, z1 := pr.zOff[k], pr.zOff[k+1]
-		bpPos, bpCoef := pr.bpPos[b0:b1], pr.bpCoef[b0:b1]
-		exPos, exVal := pr.exPos[x0:x1], pr.exVal[x0:x1]
-		zIdx, zM := pr.zIdx[z0:z1], pr.zM[z0:z1]
+	cnt := d.count[k0:k1]
+	combo := d.combo[k0:k1]
+	off := pr.entOff[k0 : k1+1]
+	for i, n := range cnt {
+		c := combo[i]
+		tab, acc := e.tab[c], s.cacc[c]
+		idx, coef := pr.entIdx[off[i]:off[i+1]], pr.entCoef[off[i]:off[i+1]]
+		coef = coef[:len(idx)]
 		var D float64
-		for i, p := range bpPos {
-			D += bpCoef[i] * prefix[p]
+		for j, p := range idx {
+			D += coef[j] * tab[p]
 		}
-		for i, p := range exPos {
-			D += exVal[i] * thetaL[p]
-		}
-		for i, p := range zIdx {
-			D += zM[i] * q[p]
-		}
-		dbuf[k-k0] = D
-		w := d.count[k] / D
+		dbuf[i] = D
+		w := n / D
 		if !(D > 0) {
 			w = 0 // a vector impossible under θ: LL is -Inf
 		}
-		diff, expl := s.diff[c], s.expl[c]
-		for i, p := range bpPos {
-			diff[p] -= w * bpCoef[i]
-		}
-		for i, p := range exPos {
-			expl[p] += w * exVal[i]
-		}
-		for i, p := range zIdx {
-			qw[p-qb] += w * zM[i]
+		for j, p := range idx {
+			acc[p] += w * coef[j]
 		}
 	}
 	for *mi < len(e.multi) && int(e.multi[*mi]) < k0 { // past other kernels' vectors
@@ -811,5 +858,13 @@ func inclusiveScan(x []float64) {
 	for i := 4 * q; i < n; i++ {
 		o4 += x[i]
 		x[i] = o4
+	}
+}
+
+// subFrom subtracts src from dst element by element.
+func subFrom(dst, src []float64) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] -= v
 	}
 }

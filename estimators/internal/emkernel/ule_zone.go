@@ -36,7 +36,6 @@ type uleZones struct {
 	off   []int        // per segment service, its offset in a combination's part of q
 	width int          // entries per combination: index c·width + off + r·2 + side
 	size  int
-	q     []float64 // per iteration
 }
 
 // newULEZones returns the zone tables, or nil if a segment service has no
@@ -62,19 +61,18 @@ func newULEZones(e *uleFast) *uleZones {
 	if z.size > uleZoneLimit {
 		return nil
 	}
-	z.q = make([]float64, z.size)
 	return z
 }
 
-// prepare computes q for every used combination from θ·L_c (padded by
-// trBandMaxEh).
-func (z *uleZones) prepare(c int, tlpad []float64) {
+// prepare computes combination c's zone sums into qc (its width entries)
+// from θ·L_c (padded by trBandMaxEh).
+func (z *uleZones) prepare(c int, tlpad, qc []float64) {
 	const M = trBandMaxEh
 	for j := range z.rows {
 		p := &z.rows[j]
 		E := p.e
 		n := len(p.rows)
-		q := z.q[c*z.width+z.off[j] : c*z.width+z.off[j]+n*2]
+		q := qc[z.off[j] : z.off[j]+n*2]
 		for r, w := range p.rows {
 			a, b := int(w.a), int(w.b)
 			rp := p.ramp[r*2*E : (r+1)*2*E]
