@@ -106,7 +106,7 @@ type Noise struct {
 
 // Tolerances of the checks every solution passes.
 const (
-	RatioTol = 1e-9 // ratio rows of P, absolute
+	RatioTol = 1e-9  // ratio rows of P, absolute
 	TailTol  = 1e-11 // mass the released law drops at tail positions (at |a| ≤ 8: a noise mean ≤ 1e-10)
 )
 
