@@ -23,6 +23,10 @@ import (
 //	paper-s/iter                    the paper's time over our iteration
 //	                                count (same rule, so the same count
 //	                                up to the draws; the paper gives none)
+//	cpu-s                           the process's CPU time (user + system)
+//	                                over the aggregation: on a shared
+//	                                machine, wall time over it shows the
+//	                                share of the cores the run had
 //	iters, distinct
 //
 // Ratios are robust to a shared machine, absolute times are not. By
@@ -61,8 +65,11 @@ func BenchmarkTable1ULE(b *testing.B) {
 			}
 			b.ResetTimer()
 			var info Info
+			var cpu float64
 			for b.Loop() {
+				c0 := processCPUSeconds()
 				_, info = uleLinked(b, reports, mats, Options{})
+				cpu = processCPUSeconds() - c0
 			}
 			b.StopTimer()
 			floor := uleFloorPerIter(info.Distinct)
@@ -72,13 +79,14 @@ func BenchmarkTable1ULE(b *testing.B) {
 			b.ReportMetric(floor, "floor-s/iter")
 			b.ReportMetric(perIter/floor, "x-floor")
 			b.ReportMetric(total, "s-total")
+			b.ReportMetric(cpu, "cpu-s")
 			b.ReportMetric(c.paper, "paper-s")
 			b.ReportMetric(total/c.paper, "x-paper")
 			b.ReportMetric(c.paper/float64(info.ESteps), "paper-s/iter")
 			b.ReportMetric(float64(info.Iterations), "iters")
 			b.ReportMetric(float64(info.Distinct), "distinct")
-			b.Logf("Table 1, ULE m=%d n=%d: %d iterations; %.2f ms/iter, floor %.2f ms/iter (x%.2f); aggregation %.2f s, paper %.2f s (ours x%.3f of it; the paper per iteration at our count %.2f ms)",
-				c.m, c.n, info.Iterations, 1e3*perIter, 1e3*floor, perIter/floor, total, c.paper, total/c.paper, 1e3*c.paper/float64(info.ESteps))
+			b.Logf("Table 1, ULE m=%d n=%d: %d iterations; %.2f ms/iter, floor %.2f ms/iter (x%.2f); aggregation %.2f s (%.1f CPU-s), paper %.2f s (ours x%.3f of it; the paper per iteration at our count %.2f ms)",
+				c.m, c.n, info.Iterations, 1e3*perIter, 1e3*floor, perIter/floor, total, cpu, c.paper, total/c.paper, 1e3*c.paper/float64(info.ESteps))
 		})
 	}
 }
