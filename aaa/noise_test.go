@@ -232,3 +232,21 @@ func spike(m int) []float64 {
 	p[m-1] = 0.05
 	return p
 }
+
+// TestNoiseHandDerived: M = 2 (inputs ±1, reports on the odd integers),
+// equal weights, ε = ln 2. For any ε-LDP law with E[Y|±1] = ±1,
+// 2 = Σ_y y·(P₁(y) − P₀(y)) ≤ k·Σ_y |y|·(P₀(y) + P₁(y)) with
+// k = (e^ε − 1)/(e^ε + 1) (since |P₁ − P₀| ≤ k·(P₁ + P₀) when the ratio is
+// ≤ e^ε), and by Cauchy–Schwarz ≤ 2k·√S with S the average of E[Y²]: so
+// S ≥ 1/k² = 9 at ε = ln 2, met by randomised response on {−3, 3}
+// (Pr[3 | 1] = 2/3), which lies on the lattice. The optimum of the noise
+// variance E[(Y − x)²] = E[Y²] − 1 is therefore exactly 8.
+func TestNoiseHandDerived(t *testing.T) {
+	nz, err := SolveNoise(NoiseConfig{Eps: math.Ln2, Prior: []float64{1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(nz.Objective-8) > 1e-7 {
+		t.Errorf("optimum %.12g, want 8 (tails closed %v)", nz.Objective, nz.TailsClosed)
+	}
+}
