@@ -204,3 +204,42 @@ func TestAuditGroupNPRR(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditAAA: `audit --mech aaa,aaa-authors` audits AAA's phase-2
+// randomiser at the uniform prior: the corrected programme (the data grid,
+// E0.23) exactly at its claimed ε (to 1e-9: the ratio rows it is solved
+// with bind), the authors' half-width grid as a violation marked E0.23
+// (+Inf or above ε), so that --strict passes; an unknown name lists the
+// AAA names with the others. Bugs caught: AAA left out of the audit; the
+// alignments swapped; the authors' violation not marked known (--strict
+// fails).
+func TestAuditAAA(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runCLI(t, "audit", "--mech", "aaa,aaa-authors", "--eps", "1,3", "--out", dir, "--mc", "0", "--strict")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	rows := readAuditCSV(t, dir)
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 2 alignments × 2 ε", len(rows))
+	}
+	for _, r := range rows {
+		eps, _ := strconv.ParseFloat(r["audited_eps"], 64)
+		claimed, _ := strconv.ParseFloat(r["claimed_eps"], 64)
+		switch r["mechanism"] {
+		case "aaa":
+			if math.Abs(eps/claimed-1) > 1e-9 || r["verdict"] != "pass" || r["known_issue"] != "" || r["method"] != "exact" {
+				t.Errorf("aaa at ε = %v: audited %v (%s, %s)", claimed, eps, r["verdict"], r["method"])
+			}
+		case "aaa-authors":
+			if !(eps > claimed) || r["verdict"] != "VIOLATION" || r["known_issue"] != "E0.23" {
+				t.Errorf("aaa-authors at ε = %v: audited %v (%s, known %q)", claimed, eps, r["verdict"], r["known_issue"])
+			}
+		default:
+			t.Errorf("unexpected row %q", r["mechanism"])
+		}
+	}
+	if _, err := runCLI(t, "audit", "--mech", "no-such", "--eps", "1", "--out", t.TempDir()); err == nil || !strings.Contains(err.Error(), "aaa-authors") {
+		t.Errorf("unknown mechanism: %v, want the valid names with aaa-authors", err)
+	}
+}
