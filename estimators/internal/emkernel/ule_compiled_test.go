@@ -21,11 +21,14 @@ import (
 // added instead of subtracted; and it checks the results do not depend on
 // the number of workers (bits).
 func TestULECompiledManySlots(t *testing.T) {
-	const bins = 128 // the dense route's rows: K·bins entries
+	// The dense route's rows are K·bins entries; 256 output buckets keep
+	// the zone table (16 combinations × 8 services × 256 rows × 2) within
+	// uleZoneSmall, so these 40,000 users take zone programs (56 %).
+	const bins, buckets = 128, 256
 	rng := rand.New(rand.NewPCG(21, 22))
 	eps := slices.Repeat([]float64{0.8}, 12)
 	mechs := uletest.Mechs(t, eps...)
-	mats := uleMatrices(t, mechs, bins, testBins)
+	mats := uleMatrices(t, mechs, bins, buckets)
 	reps := uletest.Reports(t, uletest.BetaInputs(40_000, 2, 5, rng), mechs, rng)
 	d := uleDedup(t, mats, reps)
 	e := newULEFast(d, 1, "")

@@ -22,12 +22,21 @@ import "slices"
 // references instead of about 2S+1 runs plus the 2.5·2S ramp bins of the
 // explicit program, which other vectors keep.
 
-// uleZoneLimit bounds the q table (combinations × Σ_j rows × 2 entries:
-// 32 MiB). The table is combination-major, and a slot's vectors are sorted
-// by combination, so each slot accumulates into the part of its own
-// combinations only (uleFastSlot.qw): the per-slot tables stay small
+// The q table has combinations × Σ_j rows × 2 entries, and every
+// iteration computes and spreads all of them (a few operations each), so
+// zones pay only where the table is small against the number of distinct
+// vectors: it may have up to uleZoneSmall entries (the only rule before
+// m = 12 and 15 took zones), or up to one per distinct vector, within
+// uleZoneLimit (32 MiB). (At n = 10⁴, m = 15 the table's 655,360 entries
+// cost 2.6 times the CPU of the explicit programs; at n = 10⁶ they take
+// 78 % of it.) The table is combination-major, and a slot's vectors are
+// sorted by combination, so each slot accumulates into the part of its own
+// combinations only (uleFastSlot.cacc): the per-slot tables stay small
 // whatever the number of combinations (m = 12, 15 have 16 and 32).
-const uleZoneLimit = 1 << 22
+const (
+	uleZoneSmall = 1 << 17
+	uleZoneLimit = 1 << 22
+)
 
 // uleZones holds the zone tables of the segment services.
 type uleZones struct {
@@ -39,7 +48,7 @@ type uleZones struct {
 }
 
 // newULEZones returns the zone tables, or nil if a segment service has no
-// band form or the table would exceed uleZoneLimit.
+// band form or the table would be too large (uleZoneSmall, uleZoneLimit).
 func newULEZones(e *uleFast) *uleZones {
 	d := e.d
 	if d.S < 3 {
@@ -58,7 +67,7 @@ func newULEZones(e *uleFast) *uleZones {
 		z.width += len(pr.rows) * 2
 	}
 	z.size = C * z.width
-	if z.size > uleZoneLimit {
+	if z.size > uleZoneLimit || (z.size > uleZoneSmall && z.size > len(d.count)) {
 		return nil
 	}
 	return z
