@@ -65,7 +65,7 @@ test-slurm: build
 	bash deploy/slurm/test.sh
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./central/... ./kinds/groupmean/ ./kinds/central/ ./audit/ | tee bench.txt
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./central/... ./lp/ ./aaa/ ./fl/ ./kinds/groupmean/ ./kinds/central/ ./kinds/dist/ ./audit/ | tee bench.txt
 
 data:
 	bash scripts/fetch_data.sh
