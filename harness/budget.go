@@ -281,3 +281,9 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	slices.SortFunc(rep.PerCell, func(a, b CellBudget) int { return order[a.Key] - order[b.Key] })
 	return rep, nil
 }
+
+// CPUSeconds is the process's user and system CPU time so far, in seconds
+// (the wall time since the process started where the platform does not
+// report CPU time): `ldpbench run` prints the difference over a run beside
+// its wall time.
+func CPUSeconds() float64 { return cpuTime() }

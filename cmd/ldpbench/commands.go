@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ldpbench/ldpbench/compare"
 	"github.com/ldpbench/ldpbench/datasets"
@@ -181,21 +182,23 @@ func cmdRun(ctx context.Context, kinds experiment.Registry, args []string, stdou
 	if isTerminal(os.Stderr) && stderr == os.Stderr {
 		opt.Progress = stderr
 	}
+	start, cpu0 := time.Now(), harness.CPUSeconds()
 	res, err := harness.Run(ctx, kinds, spec, opt)
 	if err != nil {
 		return err
 	}
+	took := fmt.Sprintf("in %.1f s wall, %.1f CPU-s", time.Since(start).Seconds(), harness.CPUSeconds()-cpu0)
 	if res.Skipped {
 		fmt.Fprintf(stdout, "%s: skipped (data not fetched)\n", spec.Name)
 		return nil
 	}
 	if opt.Shard.Active() {
-		fmt.Fprintf(stdout, "%s: shard %s: %d cells (%d resumed), %d trials run -> %s (join the shards with `ldpbench merge`)\n",
-			spec.Name, opt.Shard, res.Cells, res.Resumed, res.Trials, res.OutDir)
+		fmt.Fprintf(stdout, "%s: shard %s: %d cells (%d resumed), %d trials run %s -> %s (join the shards with `ldpbench merge`)\n",
+			spec.Name, opt.Shard, res.Cells, res.Resumed, res.Trials, took, res.OutDir)
 		return nil
 	}
-	fmt.Fprintf(stdout, "%s: %d cells (%d resumed), %d trials run -> %s\n",
-		spec.Name, res.Cells, res.Resumed, res.Trials, res.OutDir)
+	fmt.Fprintf(stdout, "%s: %d cells (%d resumed), %d trials run %s -> %s\n",
+		spec.Name, res.Cells, res.Resumed, res.Trials, took, res.OutDir)
 	for _, f := range slices.Concat(res.Figures, res.Tables) {
 		fmt.Fprintln(stdout, "  ", f)
 	}
