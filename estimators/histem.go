@@ -609,26 +609,7 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 			pi[i] *= a[i]
 			sq += pi[i]
 		}
-		if cfg.Prior != nil {
-			den := sq + cfg.Lambda
-			for i := range pi {
-				pi[i] = (pi[i] + cfg.Lambda*cfg.Prior[i]) / den
-			}
-		} else {
-			for i := range pi {
-				pi[i] /= sq
-			}
-		}
-		if cfg.Smooth {
-			smoothEMS(sm, pi)
-			var ss float64
-			for _, v := range sm {
-				ss += v
-			}
-			for i := range pi {
-				pi[i] = sm[i] / ss
-			}
-		}
+		cfg.mStep(pi, sm, sq)
 		res.Iter++
 		next := eval()
 		if cfg.Trace != nil {
@@ -651,6 +632,35 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 	res.Hist = pi
 	res.LL = ll
 	return res, nil
+}
+
+// mStep finishes an EM update of pi, which holds θ_i·a_i summing to sq:
+// the M-step (MLE: pi/sq; MAP with the prior weight λ: (pi + λ·prior)/(sq
+// + λ), the 2PEM phase-2 update, E0.21), then EMS's smoothing and
+// renormalisation when cfg.Smooth. sm is scratch of len(pi). The plain
+// loop and the SQUAREM map (histem_accel.go) share it, so that both
+// iterate the same map.
+func (cfg HistEMConfig) mStep(pi, sm []float64, sq float64) {
+	if cfg.Prior != nil {
+		den := sq + cfg.Lambda
+		for i := range pi {
+			pi[i] = (pi[i] + cfg.Lambda*cfg.Prior[i]) / den
+		}
+	} else {
+		for i := range pi {
+			pi[i] /= sq
+		}
+	}
+	if cfg.Smooth {
+		smoothEMS(sm, pi)
+		var ss float64
+		for _, v := range sm {
+			ss += v
+		}
+		for i := range pi {
+			pi[i] = sm[i] / ss
+		}
+	}
 }
 
 // smoothEMS writes Sθ to dst, S the authors' EMS kernel (see

@@ -50,28 +50,13 @@ func (t *HistTransition) histEMAccel(ctx context.Context, pi, c []float64, cfg H
 		obj := ll
 		if cfg.Prior != nil {
 			// MAP-EM ascends LL + λ·Σ prior_i ln θ_i.
-			den := sq + cfg.Lambda
-			for i := range next {
-				next[i] = (next[i] + cfg.Lambda*cfg.Prior[i]) / den
-				if cfg.Prior[i] > 0 {
-					obj += cfg.Lambda * cfg.Prior[i] * math.Log(theta[i])
+			for i, p := range cfg.Prior {
+				if p > 0 {
+					obj += cfg.Lambda * p * math.Log(theta[i])
 				}
 			}
-		} else {
-			for i := range next {
-				next[i] /= sq
-			}
 		}
-		if cfg.Smooth {
-			smoothEMS(sm, next)
-			var ss float64
-			for _, v := range sm {
-				ss += v
-			}
-			for i := range next {
-				next[i] = sm[i] / ss
-			}
-		}
+		cfg.mStep(next, sm, sq)
 		return obj
 	}
 	theta, info, err := emkernel.Squarem(ctx, pi, f, emkernel.SquaremOptions{
