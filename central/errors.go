@@ -66,3 +66,15 @@ func checkGamma(where string, gamma float64, openAtZero bool) error {
 	}
 	return nil
 }
+
+// checkStairParams checks a staircase's ε in [1e−9, 700], γ in [0, 1] and
+// Δ > 0 (the 1-D and the 2-D staircase take the same).
+func checkStairParams(where string, eps, gamma, delta float64) error {
+	if err := checkStairEps(where, eps); err != nil {
+		return err
+	}
+	if err := checkGamma(where, gamma, false); err != nil {
+		return err
+	}
+	return checkDelta(where, delta)
+}

@@ -28,13 +28,7 @@ type Staircase struct {
 // and Δ > 0.
 func NewStaircase(eps, gamma, delta float64) (*Staircase, error) {
 	const where = "central: staircase"
-	if err := checkStairEps(where, eps); err != nil {
-		return nil, err
-	}
-	if err := checkGamma(where, gamma, false); err != nil {
-		return nil, err
-	}
-	if err := checkDelta(where, delta); err != nil {
+	if err := checkStairParams(where, eps, gamma, delta); err != nil {
 		return nil, err
 	}
 	s := newStaircase(eps, gamma, delta)

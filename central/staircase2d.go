@@ -30,13 +30,7 @@ type Staircase2D struct {
 // [0, 1] and Δ > 0. The MSE-optimal γ is [Staircase2DGamma](ε).
 func NewStaircase2D(eps, gamma, delta float64) (*Staircase2D, error) {
 	const where = "central: staircase2d"
-	if err := checkStairEps(where, eps); err != nil {
-		return nil, err
-	}
-	if err := checkGamma(where, gamma, false); err != nil {
-		return nil, err
-	}
-	if err := checkDelta(where, delta); err != nil {
+	if err := checkStairParams(where, eps, gamma, delta); err != nil {
 		return nil, err
 	}
 	s := newStaircase2D(eps, gamma, delta)
