@@ -5,6 +5,6 @@ package emkernel
 // gridAVX2 reports whether gridBlocks runs the AVX2 assembly (never here).
 const gridAVX2 = false
 
-func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, lanes *[16]float64) {
-	gridBlocksGo(k, x, wb, lt, rt, cnt, lanes)
+func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, lanes *gridLanes) {
+	gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
 }

@@ -35,11 +35,12 @@ func gridTestInputs(rng *rand.Rand, n int, wide bool) (in []float64, cnt []float
 
 // TestGridBlocksAVX2MatchesGo checks the assembly of the grid kernel
 // against gridBlocksGo bit for bit (the three accumulations and the
-// sixteen lane sums, the log-likelihood's included), with the left and
-// right accumulations distinct and the same array (the junk case, where
-// the assembly must add twice as Go does), and with D from 1e-120 to 1
-// (the range the pair kernel's D can take: rows scaled to at most 1, every
-// entry above 1e-40) and around the logarithm's reduction edge √2.
+// lane sums, the log-likelihood's products, exponents and range flags
+// included, counts of 5 bits), with the left and right accumulations
+// distinct and both junk (skipped), with cA = 0 (the wide case) and cB = 0
+// (n = 1020; their terms skipped), and with D from 1e-120 to 1 (the range
+// the pair kernel's D can take: rows scaled to at most 1, every entry
+// above 1e-40; the products then leave their range).
 func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 	if !gridAVX2 {
 		t.Skip("no AVX2 on this CPU: gridBlocks runs gridBlocksGo, which the route tests cover")
@@ -62,11 +63,19 @@ func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 		if tc.wide {
 			k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB = 1, 1e-300, 1e-300, 1e-300, 1e-300, 0, 1e-300
 		}
+		if tc.n == 1020 {
+			k.cB = 0 // a run without the term at b3 (gridUseDB clear)
+		}
 		for i, c := range [8]float64{k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB, k.delta2} {
 			k.vec[i] = [4]float64{c, c, c, c}
 		}
 		var acc [2][]float64
-		var lanes [2][16]float64
+		// The products go on from earlier runs' (their exponents too).
+		lanes := [2]gridLanes{newGridLanes(), newGridLanes()}
+		for v := range lanes {
+			lanes[v].p = [4]float64{1, 1.25, 1.5, 1.999}
+			lanes[v].e = [4]uint64{5000, 5001, 5002, 5003}
+		}
 		for v := range 2 {
 			acc[v] = make([]float64, gAcc*gStride)
 			for i := range acc[v] {
@@ -75,13 +84,16 @@ func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 			x, wb := in[tc.lo:], acc[v][gWB*gStride+tc.lo:]
 			lt, rt := acc[v][tc.lOff+tc.lo:], acc[v][tc.rOff+tc.lo:]
 			if v == 0 {
-				gridBlocksGo(&k, x, wb, lt, rt, cnt, &lanes[v])
+				gridBlocksGo(&k, x, wb, lt, rt, cnt, 5, &lanes[v])
 			} else {
-				gridBlocks(&k, x, wb, lt, rt, cnt, &lanes[v])
+				gridBlocks(&k, x, wb, lt, rt, cnt, 5, &lanes[v])
 			}
 		}
 		if lanes[0] != lanes[1] {
-			t.Errorf("n=%d: lanes %v (Go) and %v (AVX2)", tc.n, lanes[0], lanes[1])
+			t.Errorf("n=%d: lanes %+v (Go) and %+v (AVX2)", tc.n, lanes[0], lanes[1])
+		}
+		if tc.wide && lanes[0].bad == [4]uint64{} {
+			t.Errorf("n=%d: D down to 1e-120 and counts to 29 left no product out of range", tc.n)
 		}
 		for i := range acc[0] {
 			if math.Float64bits(acc[0][i]) != math.Float64bits(acc[1][i]) {
@@ -91,38 +103,52 @@ func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 	}
 }
 
-// TestGridLogCell checks gridLogCell's ln x = u + e·ln 2 against math.Log
-// at 10⁵ points from 1e-300 to 1e300, at powers of two and at √2 and its
-// neighbours (the reduction's edge). Both are within about an ulp of ln x,
-// so they may differ by 4 ulp of max(|ln x|, ln 2), the sum's rounding
-// included; the largest difference seen is 2 ulp. The series' remainder
-// is 2e-19 against an ulp of 5.6e-17 at the edge; two terms short (q from
-// 2/17) it is 3e-16, which fails here (checked by editing the series), while
-// one term short (8e-18, 0.15 ulp) cannot be told from rounding.
-func TestGridLogCell(t *testing.T) {
+// TestGridKernelLogLik checks the log-likelihood of gridKernel (the
+// products of gridBlocks, the tail and the fallback) against Σ n·ln D with
+// math.Log per cell, D from gridD. Each product's multiplication and each
+// squaring rounds by at most 2^-53 relative, (2·nbits+1) of them per cell,
+// each math.Log by half an ulp of |ln D|, and each addition to a running
+// sum (the reference's, and the kernel's, whose sum is within the same
+// bound) by half an ulp of it; the bound below is their sum,
+// so no rounding fails the test, while any slip in the bookkeeping does: a
+// block too many or few in the exponents' bias moves the sum by 1023·ln 2,
+// a count's bit dropped by ln D ≤ −0.01, a lost tail cell likewise.
+// Lengths 4k + 0…3 exercise the tail; the wide inputs (D down to 1e-120)
+// force the fallback, which must give the same sum.
+func TestGridKernelLogLik(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	xs := []float64{1, 2, 0.5, math.Sqrt2, math.Nextafter(math.Sqrt2, 2), math.Nextafter(math.Sqrt2, 0), math.Sqrt2 / 2, 1e-300, 0x1p-1000, 0x1p1000}
-	for range 100_000 {
-		xs = append(xs, math.Pow(10, 600*rng.Float64()-300))
+	for _, tc := range []struct {
+		n, lo int
+		wide  bool
+	}{{4, 0, false}, {1025, 3, false}, {2050, 7, false}, {3, 0, false}, {1027, 1, true}} {
+		in, cnt := gridTestInputs(rng, tc.n, tc.wide)
+		k := gridCoef{c1: rng.Float64(), c2: rng.Float64(), beta2: rng.Float64(), p2l: rng.Float64(), p2r: rng.Float64(),
+			cA: 0.001 * rng.Float64(), cB: rng.Float64(), delta2: rng.Float64() - 0.5, lOff: gWL * gStride, rOff: gWR * gStride}
+		if tc.wide {
+			k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB = 1, 1e-300, 1e-300, 1e-300, 1e-300, 0, 1e-300
+		}
+		// Scale D below 1, as the pair kernel's is (rows scaled to at most 1).
+		for i := range gStride * gIn {
+			in[i] *= 0.1
+		}
+		ac := make([]float64, gAcc*gStride)
+		lanes := newGridLanes()
+		_, _, slow := gridKernel(&k, in, ac, cnt, tc.lo, 5, &lanes)
+		got := slow + lanes.logSum()
+		var want, bound float64
+		for i, c := range cnt {
+			if c == 0 {
+				continue
+			}
+			D, _, _ := gridD(&k, in, tc.lo+i)
+			v := float64(c) * math.Log(D)
+			want += v
+			bound += 11*0x1p-53 + math.Abs(v)*0x1p-52 + 2*math.Abs(want)*0x1p-53
+		}
+		if math.Abs(got-want) > bound {
+			t.Errorf("n=%d wide=%v: LL %v, Σ n·ln D %v (differ by %g, bound %g)", tc.n, tc.wide, got, want, got-want, bound)
+		}
 	}
-	worst := 0.0
-	for _, x := range xs {
-		u, e := gridLogCell(x)
-		got := u + e*math.Ln2
-		want := math.Log(x)
-		ulp := math.Nextafter(max(math.Abs(want), math.Ln2), math.Inf(1)) - max(math.Abs(want), math.Ln2)
-		if r := math.Abs(got-want) / ulp; r > worst {
-			worst = r
-		}
-		if math.Abs(got-want) > 4*ulp {
-			t.Errorf("ln %v: %v, math.Log %v", x, got, want)
-		}
-		// u alone is ln m, m = x/2^e in [√2/2, √2).
-		if lm := math.Log(math.Ldexp(x, -int(e))); math.Abs(u-lm) > 2*math.Abs(lm)*0x1p-52+0x1p-60 {
-			t.Errorf("ln m at %v: %v, math.Log %v", x, u, lm)
-		}
-	}
-	t.Logf("largest difference from math.Log: %.2f ulp", worst)
 }
 
 // TestULEPairGridChosen checks that the route takes the grid form when
