@@ -239,6 +239,20 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 		if e.prog == nil || !e.prog.hasZones {
 			e.zones = nil
 		}
+		if e.prog != nil {
+			// The programs' tables are read and written through arrays of
+			// uleProgIdxMax entries (compiled: no bounds check per entry,
+			// the uint16 index being in range by construction), so their
+			// capacity is that; the entries past the length are never
+			// touched.
+			for c, t := range e.tab {
+				if t != nil {
+					e.tab[c] = append(make([]float64, 0, uleProgIdxMax), t...)
+					e.prefix[c] = e.tab[c][:l+1]
+					e.thetaL[c] = e.tab[c][l+1 : 2*l+1]
+				}
+			}
+		}
 		width := 0
 		if e.zones != nil {
 			width = e.zones.width
@@ -260,7 +274,7 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 				s.cacc = make([][]float64, len(d.comboL))
 				for c := s.c0; c < s.c1; c++ {
 					if d.comboL[c] != nil {
-						s.cacc[c] = make([]float64, 2*l+1+width)
+						s.cacc[c] = make([]float64, 2*l+1+width, uleProgIdxMax)
 					}
 				}
 			}
@@ -619,7 +633,8 @@ func (e *uleFast) compiled(s *uleFastSlot, ll *emLLAcc, k0, k1 int, mi *int) {
 	off := pr.entOff[k0 : k1+1]
 	for i, n := range cnt {
 		c := combo[i]
-		tab, acc := e.tab[c], s.cacc[c]
+		tab := (*[uleProgIdxMax]float64)(e.tab[c][:uleProgIdxMax])
+		acc := (*[uleProgIdxMax]float64)(s.cacc[c][:uleProgIdxMax])
 		idx, coef := pr.entIdx[off[i]:off[i+1]], pr.entCoef[off[i]:off[i+1]]
 		coef = coef[:len(idx)]
 		var D float64
