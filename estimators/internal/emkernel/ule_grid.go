@@ -543,9 +543,8 @@ func (e *uleFast) gridFold(acc *pairAcc) {
 		if v := row.delta * (ub[r] + rb[r]); v != 0 {
 			acc.diff[row.b] -= v
 		}
-	}
-	for k := range gAcc {
-		clear(at(k))
+		// Cleared as they are read (gJunk is never written).
+		wb[r], wl[r], ua[r], lb[r], wr[r], ub[r], rb[r] = 0, 0, 0, 0, 0, 0, 0
 	}
 }
 
@@ -553,8 +552,9 @@ func (e *uleFast) gridFold(acc *pairAcc) {
 func (e *uleFast) gridSlot(si int) {
 	d := e.d
 	s := e.slots[si]
+	// The accumulations the slot did not use last time are still clear.
 	for _, acc := range s.pair {
-		if acc != nil {
+		if acc != nil && acc.used {
 			acc.reset()
 		}
 	}

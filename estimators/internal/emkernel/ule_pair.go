@@ -171,8 +171,9 @@ func (e *uleFast) pairPrepare(theta []float64) {
 func (e *uleFast) pairSlot(si int) {
 	d := e.d
 	s := e.slots[si]
+	// The accumulations the slot did not use last time are still clear.
 	for _, acc := range s.pair {
-		if acc != nil {
+		if acc != nil && acc.used {
 			acc.reset()
 		}
 	}
