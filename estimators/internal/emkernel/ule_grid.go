@@ -78,9 +78,12 @@ type pairGrid struct {
 	span     []int32   // per group: the first inner row of its span and the offset of its counts in cnt, 2 per group
 	cnt      []float32 // per group, the counts over its span; 0 where no vector or slow (exact: gridCountsExact)
 	nbits    []uint8   // per group, the bits of its largest count in cnt
-	// per group g: its vectors on the slow path are slowK[slowStart[g]:slowStart[g+1]]
+	// per group g: its vectors on the slow path are slowStart[g]:slowStart[g+1]
+	// of slowN (their counts) and slowR3 (their inner rows), kept apart from
+	// the vectors' arrays so that the pass reads them in sequence
 	slowStart []int32
-	slowK     []int32
+	slowN     []float64
+	slowR3    []uint16
 }
 
 // gridFlags returns the flags of the cell (r2, r3).
@@ -159,10 +162,11 @@ func (e *uleFast) newPairGrid() *pairGrid {
 				g.cnt[off+r3-lo3] = float32(d.count[k])
 				most = max(most, uint(d.count[k]))
 			} else {
-				g.slowK = append(g.slowK, int32(k))
+				g.slowN = append(g.slowN, d.count[k])
+				g.slowR3 = append(g.slowR3, e.inner[k])
 			}
 		}
-		g.slowStart = append(g.slowStart, int32(len(g.slowK)))
+		g.slowStart = append(g.slowStart, int32(len(g.slowN)))
 		g.nbits = append(g.nbits, uint8(bits.Len(most)))
 		row2 := e.rows2.rows[r2]
 		for r3 := lo3; r3 < hi3; r3++ {
@@ -292,9 +296,9 @@ func (e *uleFast) gridGroup(s *uleFastSlot, gi, k0, k1 int, lanes *gridLanes) fl
 
 	// The log-likelihood of the slow path's vectors (the runs' is in
 	// lanes, and in ll where it fell back).
-	for _, k := range g.slowK[g.slowStart[gi]:g.slowStart[gi+1]] {
-		n := d.count[k]
-		D := e.pairSlowVector(pc, acc, r2, int(e.inner[k]), n)
+	i0, i1 := g.slowStart[gi], g.slowStart[gi+1]
+	for i, n := range g.slowN[i0:i1] {
+		D := e.pairSlowVector(pc, acc, r2, int(g.slowR3[int(i0)+i]), n)
 		ll += n * math.Log(D)
 	}
 	return ll
@@ -381,6 +385,7 @@ func gridKernel(k *gridCoef, in, ac []float64, cnt []float32, lo, nbits int, lan
 			k.vec[i] = [4]float64{c, c, c, c}
 		}
 		p, e := lanes.p, lanes.e
+		lanes.sb, lanes.sd, lanes.bad = [4]float64{}, [4]float64{}, [4]uint64{}
 		gridBlocks(k, in[lo:], ac[gWB*gStride+lo:], ac[k.lOff+lo:], ac[k.rOff+lo:], cnt[:n4], nbits, lanes)
 		sb = (lanes.sb[0] + lanes.sb[1]) + (lanes.sb[2] + lanes.sb[3])
 		sd = (lanes.sd[0] + lanes.sd[1]) + (lanes.sd[2] + lanes.sd[3])
@@ -475,10 +480,9 @@ func gridD(k *gridCoef, x []float64, xi int) (D, b3, d3 float64) {
 // gridBlocksGo is gridBlocks in Go: cells i = 0, 1, ..., len(cnt)−1
 // (a multiple of 4, each count below 2^nbits) of x (β3 of the first cell;
 // the other inputs gStride apart) and wb, lt, rt (its accumulations),
-// with the sums kept in four lanes, i mod 4, as the assembly keeps them
-// (the products and exponents going on from lanes.p and lanes.e).
+// with the sums kept in four lanes, i mod 4, as the assembly keeps them,
+// going on from those in lanes.
 func gridBlocksGo(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, lanes *gridLanes) {
-	lanes.sb, lanes.sd, lanes.bad = [4]float64{}, [4]float64{}, [4]uint64{}
 	f := k.flags()
 	useLt, useRt := f&gridUseLt != 0, f&gridUseRt != 0
 	for i, c := range cnt {

@@ -18,7 +18,8 @@
 // bit for bit. flags (gridUseDB, gridUseDA, gridUseLt, gridUseRt) say which
 // terms of D and which accumulations the run has: a term whose coefficient
 // is 0 adds ±0 to D, which leaves its bits, and is skipped. The
-// run's coefficients are read from k.vec, four copies each.
+// run's coefficients are read from k.vec, four copies each. The lanes go
+// on from (and are written back to) *lanes.
 TEXT ·gridBlocksAVX2(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), DX
 	ADDQ $80, DX                      // &k.vec
@@ -35,12 +36,12 @@ TEXT ·gridBlocksAVX2(SB), NOSPLIT, $0-80
 	VMOVUPD gridMant<>(SB), Y15
 	VMOVUPD gridOne<>(SB), Y14
 	VMOVUPD gridExpLo<>(SB), Y13
-	VXORPD Y12, Y12, Y12              // out of range, four lanes
-	VXORPD Y8, Y8, Y8                 // Σ w·β3, four lanes
-	VXORPD Y9, Y9, Y9                 // Σ w·δ3
 	MOVQ lanes+64(FP), AX
+	VMOVUPD (AX), Y8                  // Σ w·β3, four lanes
+	VMOVUPD 32(AX), Y9                // Σ w·δ3
 	VMOVUPD 64(AX), Y6                // P
 	VMOVDQU 96(AX), Y7                // E
+	VMOVDQU 128(AX), Y12              // out of range
 	XORQ CX, CX
 
 loop:
@@ -130,6 +131,145 @@ renorm:
 	VMOVDQU Y12, 128(AX)
 	VZEROUPPER
 	RET
+
+// func gridBlocksAVX512(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
+//
+// gridBlocksAVX2 eight cells at a time (n a positive multiple of 8), in
+// AVX-512: D, w, the accumulations and D^n over eight cells per
+// instruction, and the lane sums (Σ w·β3, Σ w·δ3, the products) of the
+// low four cells and then of the high four, so that each lane takes the
+// same operations in the same order as in gridBlocksAVX2 and the results
+// agree bit for bit.
+TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
+	MOVQ k+0(FP), DX
+	ADDQ $80, DX                      // &k.vec
+	MOVQ x+8(FP), SI
+	MOVQ wb+16(FP), DI
+	MOVQ lt+24(FP), R8
+	MOVQ rt+32(FP), R9
+	MOVQ cnt+40(FP), R11
+	MOVQ n+48(FP), BX
+	MOVQ nbits+56(FP), R12
+	MOVQ flags+72(FP), R10
+
+	VBROADCASTSD 0(DX), Z16           // c1
+	VBROADCASTSD 32(DX), Z17          // c2
+	VBROADCASTSD 64(DX), Z18          // β2
+	VBROADCASTSD 96(DX), Z19          // p2l
+	VBROADCASTSD 128(DX), Z20         // p2r
+	VBROADCASTSD 160(DX), Z21         // cA
+	VBROADCASTSD 192(DX), Z22         // cB
+	VBROADCASTSD 224(DX), Z23         // δ2
+	VBROADCASTSD gridOne<>(SB), Z30
+	VPBROADCASTQ gridIntOne<>(SB), Z27
+	VMOVUPD gridMant<>(SB), Y15
+	VMOVUPD gridOne<>(SB), Y14
+	VMOVUPD gridExpLo<>(SB), Y13
+	MOVQ lanes+64(FP), AX
+	VMOVUPD (AX), Y8                  // Σ w·β3, four lanes
+	VMOVUPD 32(AX), Y9                // Σ w·δ3
+	VMOVUPD 64(AX), Y6                // P
+	VMOVDQU 96(AX), Y7                // E
+	VMOVDQU 128(AX), Y12              // out of range
+	XORQ CX, CX
+
+loop8:
+	VMOVUPD (SI)(CX*8), Z10           // β3
+	VMOVUPD OFF_DELTA(SI)(CX*8), Z11  // δ3
+	VMULPD Z16, Z10, Z0
+	VFMADD231PD Z17, Z11, Z0
+	VFMADD231PD OFF_G(SI)(CX*8), Z18, Z0
+	VFMADD231PD OFF_QL(SI)(CX*8), Z19, Z0
+	VFMADD231PD OFF_QR(SI)(CX*8), Z20, Z0
+	BTQ $0, R10
+	JCC nodb8
+	VFMADD231PD OFF_DB(SI)(CX*8), Z22, Z0
+
+nodb8:
+	BTQ $1, R10
+	JCC noda8
+	VFNMADD231PD OFF_DA(SI)(CX*8), Z21, Z0 // D
+
+noda8:
+	VCVTPS2PD (R11)(CX*4), Z1         // n
+	VDIVPD Z0, Z1, Z2                 // w = n/D
+	VMOVUPD (DI)(CX*8), Z1
+	VFMADD231PD Z18, Z2, Z1
+	VMOVUPD Z1, (DI)(CX*8)            // wb += w·β2
+	VMULPD Z23, Z2, Z1                // w·δ2
+	BTQ $2, R10
+	JCC nolt8
+	VADDPD (R8)(CX*8), Z1, Z3
+	VMOVUPD Z3, (R8)(CX*8)            // lt += w·δ2
+
+nolt8:
+	BTQ $3, R10
+	JCC nort8
+	VADDPD (R9)(CX*8), Z1, Z3
+	VMOVUPD Z3, (R9)(CX*8)            // rt += w·δ2
+
+nort8:
+	// the lane sums: the low four cells, then the high four
+	VFMADD231PD Y2, Y10, Y8           // Σ w·β3
+	VFMADD231PD Y2, Y11, Y9           // Σ w·δ3
+	VEXTRACTF64X4 $1, Z2, Y3
+	VEXTRACTF64X4 $1, Z10, Y4
+	VEXTRACTF64X4 $1, Z11, Y5
+	VFMADD231PD Y3, Y4, Y8
+	VFMADD231PD Y3, Y5, Y9
+
+	// F = D^n, eight cells
+	VCVTTPS2DQ (R11)(CX*4), Y3
+	VPMOVZXDQ Y3, Z3                  // n, as integers
+	VMOVAPD Z0, Z4                    // D^(2^b)
+	VMOVAPD Z30, Z5                   // F = 1
+	MOVQ R12, R13
+	TESTQ R13, R13
+	JZ renorm8
+
+bits8:
+	VPTESTMQ Z27, Z3, K1              // bit b of n
+	VMULPD Z4, Z5, K1, Z5             // F ·= D^(2^b) where it is set
+	VMULPD Z4, Z4, Z4
+	VPSRLQ $1, Z3, Z3
+	DECQ R13
+	JNZ bits8
+
+renorm8:
+	VEXTRACTF64X4 $1, Z5, Y0          // F of the high four
+	VMULPD Y5, Y6, Y6                 // P ·= F, the low four
+	VPSRLQ $52, Y6, Y2
+	VPADDQ Y2, Y7, Y7
+	VPAND Y15, Y6, Y6
+	VPOR Y14, Y6, Y6
+	VPCMPGTQ Y2, Y13, Y10
+	VPOR Y10, Y12, Y12
+	VPCMPGTQ gridExpHi<>(SB), Y2, Y10
+	VPOR Y10, Y12, Y12
+	VMULPD Y0, Y6, Y6                 // ... the high four
+	VPSRLQ $52, Y6, Y2
+	VPADDQ Y2, Y7, Y7
+	VPAND Y15, Y6, Y6
+	VPOR Y14, Y6, Y6
+	VPCMPGTQ Y2, Y13, Y10
+	VPOR Y10, Y12, Y12
+	VPCMPGTQ gridExpHi<>(SB), Y2, Y10
+	VPOR Y10, Y12, Y12
+
+	ADDQ $8, CX
+	CMPQ CX, BX
+	JLT loop8
+
+	VMOVUPD Y8, (AX)
+	VMOVUPD Y9, 32(AX)
+	VMOVUPD Y6, 64(AX)
+	VMOVDQU Y7, 96(AX)
+	VMOVDQU Y12, 128(AX)
+	VZEROUPPER
+	RET
+
+DATA gridIntOne<>+0(SB)/8, $1
+GLOBL gridIntOne<>(SB), RODATA|NOPTR, $8
 
 DATA gridMant<>+0(SB)/8, $0x000FFFFFFFFFFFFF
 DATA gridMant<>+8(SB)/8, $0x000FFFFFFFFFFFFF

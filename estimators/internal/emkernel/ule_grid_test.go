@@ -1,6 +1,7 @@
 package emkernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -45,6 +46,19 @@ func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 	if !gridAVX2 {
 		t.Skip("no AVX2 on this CPU: gridBlocks runs gridBlocksGo, which the route tests cover")
 	}
+	// With AVX-512, once with it (blocks of eight, then four) and once with
+	// the AVX2 assembly alone.
+	defer func(v bool) { gridAVX512 = v }(gridAVX512)
+	for _, avx512 := range []bool{gridAVX512, false} {
+		gridAVX512 = avx512
+		t.Run(fmt.Sprintf("avx512=%v", avx512), testGridBlocksAsmMatchesGo)
+		if !avx512 {
+			break
+		}
+	}
+}
+
+func testGridBlocksAsmMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, tc := range []struct {
 		n, lo      int
