@@ -361,66 +361,51 @@ var _ = [1]struct{}{}[unsafe.Offsetof(gridCoef{}.vec)-80]
 // cnt (each below 2^nbits): it adds w·β2 to the gWB accumulation and w·δ2
 // to the run's left and right ones, and returns Σ w·β3 and Σ w·δ3; the
 // log-likelihood Σ n·ln D goes into lanes, or where it cannot into the
-// sum returned. Whole blocks of four cells go to gridBlocks (AVX2
-// assembly where the CPU has it, else gridBlocksGo: the same operations in
-// the same order, so the two agree bit for bit), the rest one by one.
+// sum returned. gridBlocks runs the cells: AVX-512 or AVX2 assembly where
+// the CPU has it, else gridBlocksGo (the same operations in the same
+// order, so the three agree bit for bit).
 //
 // The log-likelihood is the logarithm of a product, as in llSum: each of
-// four lanes multiplies in D^n, from the bits of n and D's repeated
-// squares, and moves the product's binary exponent into an integer after
-// every cell; the lanes go on from run to run over a slot, and one
-// logarithm per lane at the end gives Σ n·ln D (gridLanes.logSum). (A
-// logarithm per cell cost 60 % of the kernel's time, 1.65 of 2.72 ns per
-// cell.) The product's relative rounding error, and so the absolute error
-// of the sum, is below 2^-53 per multiplication: about (2·nbits+1)·2^-53
-// per cell, 5e-10 over 10⁶ cells at nbits = 2, far below the authors'
-// |ΔLL| < 1e-3. If a product leaves [2^-959, 2^961) (a D^n near the ends
-// of the floating-point range: not at the D ≥ 1e-40 of the pair kernel
-// and its counts, but not excluded), the lanes are restored and the run's
-// sum is taken again, a logarithm per cell (gridLLSlow).
+// four lanes (cells i mod 4) multiplies in D^n, from the bits of n and
+// D's repeated squares, and moves the product's binary exponent into an
+// integer after every cell; the lanes go on from run to run over a slot,
+// and one logarithm per lane at the end gives Σ n·ln D
+// (gridLanes.logSum). (A logarithm per cell cost 60 % of the kernel's
+// time, 1.65 of 2.72 ns per cell.) The product's relative rounding error,
+// and so the absolute error of the sum, is below 2^-53 per multiplication:
+// about (2·nbits+1)·2^-53 per cell, 5e-10 over 10⁶ cells at nbits = 2, far
+// below the authors' |ΔLL| < 1e-3. If a product leaves [2^-959, 2^961) (a
+// D^n near the ends of the floating-point range: not at the D ≥ 1e-40 of
+// the pair kernel and its counts, but not excluded), the lanes are
+// restored and the run's sum is taken again, a logarithm per cell
+// (gridLLSlow).
 func gridKernel(k *gridCoef, in, ac []float64, cnt []float32, lo, nbits int, lanes *gridLanes) (sb, sd, llSlow float64) {
-	n4 := len(cnt) &^ 3
-	if n4 > 0 {
-		for i, c := range [8]float64{k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB, k.delta2} {
-			k.vec[i] = [4]float64{c, c, c, c}
-		}
-		p, e := lanes.p, lanes.e
-		lanes.sb, lanes.sd, lanes.bad = [4]float64{}, [4]float64{}, [4]uint64{}
-		gridBlocks(k, in[lo:], ac[gWB*gStride+lo:], ac[k.lOff+lo:], ac[k.rOff+lo:], cnt[:n4], nbits, lanes)
-		sb = (lanes.sb[0] + lanes.sb[1]) + (lanes.sb[2] + lanes.sb[3])
-		sd = (lanes.sd[0] + lanes.sd[1]) + (lanes.sd[2] + lanes.sd[3])
-		if lanes.bad == [4]uint64{} {
-			lanes.cells += n4
-		} else {
-			lanes.p, lanes.e = p, e
-			llSlow = gridLLSlow(k, in, cnt[:n4], lo)
-		}
+	for i, c := range [8]float64{k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB, k.delta2} {
+		k.vec[i] = [4]float64{c, c, c, c}
 	}
-	for i := n4; i < len(cnt); i++ {
-		r := lo + i
-		n := float64(cnt[i])
-		D, b3, d3 := gridD(k, in, r)
-		w := n / D
-		ac[gWB*gStride+r] = math.FMA(w, k.beta2, ac[gWB*gStride+r])
-		wd := float64(w * k.delta2)
-		if k.lOff != gJunk*gStride {
-			ac[k.lOff+r] += wd
-		}
-		if k.rOff != gJunk*gStride {
-			ac[k.rOff+r] += wd
-		}
-		sb = math.FMA(w, b3, sb)
-		sd = math.FMA(w, d3, sd)
-		if n != 0 {
-			if p, e, bad := gridLLCell(lanes.p[0], D, uint64(cnt[i]), nbits); bad {
-				llSlow += n * math.Log(D)
-			} else {
-				lanes.p[0], lanes.cells = p, lanes.cells+1
-				lanes.e[0] += e
-			}
-		}
+	p, e := lanes.p, lanes.e
+	lanes.sb, lanes.sd, lanes.bad = [4]float64{}, [4]float64{}, [4]uint64{}
+	gridBlocks(k, in[lo:], ac[gWB*gStride+lo:], ac[k.lOff+lo:], ac[k.rOff+lo:], cnt, nbits, lanes)
+	sb = (lanes.sb[0] + lanes.sb[1]) + (lanes.sb[2] + lanes.sb[3])
+	sd = (lanes.sd[0] + lanes.sd[1]) + (lanes.sd[2] + lanes.sd[3])
+	if lanes.bad == [4]uint64{} {
+		lanes.cells += (len(cnt) + 7) &^ 7
+	} else {
+		lanes.p, lanes.e = p, e
+		llSlow = gridLLSlow(k, in, cnt, lo)
 	}
 	return sb, sd, llSlow
+}
+
+// gridPad does for the cells from n to the next multiple of 8 what the
+// AVX-512 kernel does for the masked cells of its last block: it moves
+// the exponent of each lane's product (in [1, 2), so the product is left
+// as it is and the exponent is the bias, 1023) as if a factor 1 had been
+// multiplied in.
+func gridPad(lanes *gridLanes, n int) {
+	for i := n; i < (n+7)&^7; i++ {
+		lanes.e[i&3] += 1023
+	}
 }
 
 // gridLanes holds the lane sums of gridBlocks, four lanes each (cells

@@ -15,33 +15,42 @@ var gridAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
 
-// gridAVX512 reports whether gridBlocks runs the AVX-512 assembly on
-// whole blocks of eight cells (a variable: the tests switch it off to
-// check the AVX2 assembly alone).
-var gridAVX512 = gridAVX2 && cpu.X86.HasAVX512F
+// gridAVX512 reports whether gridBlocks runs the AVX-512 assembly (a
+// variable: the tests switch it off to check the AVX2 assembly alone).
+var gridAVX512 = gridAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 
-// gridBlocksAVX512 is gridBlocksAVX2 eight cells at a time
-// (ule_grid_amd64.s), with the same bits; n is a positive multiple of 8.
+// gridBlocksAVX512 is gridBlocksGo and gridPad eight cells at a time
+// (ule_grid_amd64.s), with the same bits; n is positive.
 //
 //go:noescape
 func gridBlocksAVX512(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
 
 func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, lanes *gridLanes) {
 	n := len(cnt)
-	if !gridAVX2 {
-		gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
+	if n == 0 {
 		return
 	}
-	// The assembly does not check bounds: check them here.
-	_ = x[gDB*gStride+n-1]
-	_, _, _ = wb[n-1], lt[n-1], rt[n-1]
+	if !gridAVX2 {
+		gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
+		gridPad(lanes, n)
+		return
+	}
+	// The assembly does not check bounds: check them here (AVX-512 reads
+	// the inputs and accumulations of up to 7 cells past n and masks
+	// them out).
+	n8 := (n + 7) &^ 7
+	_ = x[gDB*gStride+n8-1]
+	_, _, _ = wb[n8-1], lt[n8-1], rt[n8-1]
 	f := k.flags()
-	i := 0
-	if n8 := n &^ 7; gridAVX512 && n8 > 0 {
-		gridBlocksAVX512(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n8, nbits, lanes, f)
-		i = n8
+	if gridAVX512 {
+		gridBlocksAVX512(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n, nbits, lanes, f)
+		return
 	}
-	if i < n {
-		gridBlocksAVX2(k, &x[i], &wb[i], &lt[i], &rt[i], &cnt[i], n-i, nbits, lanes, f)
+	n4 := n &^ 3
+	if n4 > 0 {
+		gridBlocksAVX2(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n4, nbits, lanes, f)
 	}
+	// gridBlocksGo's lanes are i mod 4, so the cells past n4 go on in them.
+	gridBlocksGo(k, x[n4:], wb[n4:], lt[n4:], rt[n4:], cnt[n4:], nbits, lanes)
+	gridPad(lanes, n)
 }

@@ -134,12 +134,16 @@ renorm:
 
 // func gridBlocksAVX512(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
 //
-// gridBlocksAVX2 eight cells at a time (n a positive multiple of 8), in
-// AVX-512: D, w, the accumulations and D^n over eight cells per
+// gridBlocksAVX2 eight cells at a time (any n > 0; the last block masked),
+// in AVX-512: D, w, the accumulations and D^n over eight cells per
 // instruction, and the lane sums (Σ w·β3, Σ w·δ3, the products) of the
 // low four cells and then of the high four, so that each lane takes the
-// same operations in the same order as in gridBlocksAVX2 and the results
-// agree bit for bit.
+// same operations in the same order as in gridBlocksGo and the results
+// agree bit for bit. The masked cells of a short last block add 0 to the
+// sums and 1 to the products, whose exponents are still moved (as gridPad
+// does in Go). The inputs and accumulations of up to 7 cells past n must
+// be readable (gStride's padding, or the next run's rows): only the
+// counts, the division and the stores are masked.
 TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), DX
 	ADDQ $80, DX                      // &k.vec
@@ -172,8 +176,21 @@ TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
 	VMOVDQU 96(AX), Y7                // E
 	VMOVDQU 128(AX), Y12              // out of range
 	XORQ CX, CX
+	KXNORW K2, K2, K2                 // all eight cells
 
 loop8:
+	// The last block may be short: its cells past n are masked out of
+	// the counts, the division and the stores (w = 0, F = 1 there).
+	MOVQ BX, R13
+	SUBQ CX, R13
+	CMPQ R13, $8
+	JGE full8
+	XORQ AX, AX
+	BTSQ R13, AX
+	DECQ AX
+	KMOVW AX, K2
+
+full8:
 	VMOVUPD (SI)(CX*8), Z10           // β3
 	VMOVUPD OFF_DELTA(SI)(CX*8), Z11  // δ3
 	VMULPD Z16, Z10, Z0
@@ -191,22 +208,23 @@ nodb8:
 	VFNMADD231PD OFF_DA(SI)(CX*8), Z21, Z0 // D
 
 noda8:
-	VCVTPS2PD (R11)(CX*4), Z1         // n
-	VDIVPD Z0, Z1, Z2                 // w = n/D
+	VCVTPS2PD.Z (R11)(CX*4), K2, Z1   // n
+	VCVTTPD2QQ Z1, Z24                // n, as integers
+	VDIVPD.Z Z0, Z1, K2, Z2           // w = n/D
 	VMOVUPD (DI)(CX*8), Z1
 	VFMADD231PD Z18, Z2, Z1
-	VMOVUPD Z1, (DI)(CX*8)            // wb += w·β2
+	VMOVUPD Z1, K2, (DI)(CX*8)        // wb += w·β2
 	VMULPD Z23, Z2, Z1                // w·δ2
 	BTQ $2, R10
 	JCC nolt8
 	VADDPD (R8)(CX*8), Z1, Z3
-	VMOVUPD Z3, (R8)(CX*8)            // lt += w·δ2
+	VMOVUPD Z3, K2, (R8)(CX*8)        // lt += w·δ2
 
 nolt8:
 	BTQ $3, R10
 	JCC nort8
 	VADDPD (R9)(CX*8), Z1, Z3
-	VMOVUPD Z3, (R9)(CX*8)            // rt += w·δ2
+	VMOVUPD Z3, K2, (R9)(CX*8)        // rt += w·δ2
 
 nort8:
 	// the lane sums: the low four cells, then the high four
@@ -219,8 +237,6 @@ nort8:
 	VFMADD231PD Y3, Y5, Y9
 
 	// F = D^n, eight cells
-	VCVTTPS2DQ (R11)(CX*4), Y3
-	VPMOVZXDQ Y3, Z3                  // n, as integers
 	VMOVAPD Z0, Z4                    // D^(2^b)
 	VMOVAPD Z30, Z5                   // F = 1
 	MOVQ R12, R13
@@ -228,10 +244,10 @@ nort8:
 	JZ renorm8
 
 bits8:
-	VPTESTMQ Z27, Z3, K1              // bit b of n
+	VPTESTMQ Z27, Z24, K1              // bit b of n
 	VMULPD Z4, Z5, K1, Z5             // F ·= D^(2^b) where it is set
 	VMULPD Z4, Z4, Z4
-	VPSRLQ $1, Z3, Z3
+	VPSRLQ $1, Z24, Z24
 	DECQ R13
 	JNZ bits8
 
@@ -260,6 +276,7 @@ renorm8:
 	CMPQ CX, BX
 	JLT loop8
 
+	MOVQ lanes+64(FP), AX
 	VMOVUPD Y8, (AX)
 	VMOVUPD Y9, 32(AX)
 	VMOVUPD Y6, 64(AX)

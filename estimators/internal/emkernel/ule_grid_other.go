@@ -11,4 +11,5 @@ var gridAVX512 = false
 
 func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, lanes *gridLanes) {
 	gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
+	gridPad(lanes, len(cnt))
 }

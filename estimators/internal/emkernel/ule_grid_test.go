@@ -70,6 +70,9 @@ func testGridBlocksAsmMatchesGo(t *testing.T) {
 		{404, 617, gJunk * gStride, gJunk * gStride, false},
 		{1020, 3, gUA * gStride, gWR * gStride, false},
 		{4096, 0, gWL * gStride, gWR * gStride, true},
+		{1021, 2, gLB * gStride, gUB * gStride, false}, // the last blocks of 5 and 1 cells
+		{7, 5, gWL * gStride, gRB * gStride, false},
+		{1, 9, gUA * gStride, gJunk * gStride, false},
 	} {
 		in, cnt := gridTestInputs(rng, tc.n, tc.wide)
 		k := gridCoef{c1: rng.Float64(), c2: rng.Float64(), beta2: rng.Float64(), p2l: rng.Float64(), p2r: rng.Float64(),
@@ -99,6 +102,7 @@ func testGridBlocksAsmMatchesGo(t *testing.T) {
 			lt, rt := acc[v][tc.lOff+tc.lo:], acc[v][tc.rOff+tc.lo:]
 			if v == 0 {
 				gridBlocksGo(&k, x, wb, lt, rt, cnt, 5, &lanes[v])
+				gridPad(&lanes[v], len(cnt))
 			} else {
 				gridBlocks(&k, x, wb, lt, rt, cnt, 5, &lanes[v])
 			}
