@@ -18,14 +18,15 @@
 //   - ule_fast.go: the fast route's merged, compiled and grouped kernels;
 //     ule_zone.go its zone programs (three or more PM/SW services);
 //     ule_pair.go the pair kernel ([SR, PM, SW]); ule_grid.go its grid
-//     form, in AVX2 assembly in ule_grid_amd64.s, with a Go reference of
-//     the same bits (ule_grid_other.go, and the purego build tag);
+//     form, in AVX-512 and AVX2 assembly in ule_grid_amd64.s, with a Go
+//     reference of the same bits (ule_grid_other.go, and the purego build
+//     tag);
 //     ule_llsum.go the log-likelihood sums.
 //
 // It is internal because none of it is a choice a user of estimators
 // makes: the routes and kernels are ways of computing one result (tested
 // against the dense route to rounding), and their knobs (a forced kernel,
-// the slot counts, the AVX2 switch) exist for this package's tests and
+// the slot counts, the AVX-512 switch) exist for this package's tests and
 // benchmarks. Keeping them here keeps go doc ./estimators to the
 // functions a user calls, and leaves the kernels free to change without
 // changing that API. The tests of the kernels and the Table 1 benchmarks
@@ -37,5 +38,5 @@
 // Options (those estimators.EMOptions documents), and words its errors as
 // estimators' ("estimators: ..."), since they reach the user through it.
 // The same inputs give the same bits whatever the number of workers and
-// whichever grid kernel (AVX2 or Go) runs.
+// whichever grid kernel (AVX-512, AVX2 or Go) runs.
 package emkernel

@@ -265,15 +265,16 @@ func BenchmarkULEDensePerIter1M(b *testing.B) {
 // BenchmarkPairGridVsSparse times 200 iterations of the pair kernel's two
 // forms, sparse (a gather per vector) and grid (every cell of each group's
 // span, ule_grid.go), on the n = 1M data of BenchmarkULE1M at ε = 0.1 and
-// 0.6 (with LDPBENCH_BENCH_10M=1 also n = 10M), and reports each one's
-// s/iter, the share of occupied cells and sparse ÷ grid; the route takes
-// the grid form above pairGridOccupancy.
+// 0.6 and on n = 0.5M at ε = 0.1 (with LDPBENCH_BENCH_10M=1 also n = 10M),
+// and reports each one's s/iter, sparse ÷ grid and the share of the grid's
+// cells that hold a vector; the route takes the grid form above
+// pairGridOccupancy.
 func BenchmarkPairGridVsSparse(b *testing.B) {
 	type cfg struct {
 		n   int
 		eps float64
 	}
-	cfgs := []cfg{{1_000_000, 0.1}, {1_000_000, 0.6}}
+	cfgs := []cfg{{500_000, 0.1}, {1_000_000, 0.1}, {1_000_000, 0.6}}
 	if os.Getenv("LDPBENCH_BENCH_10M") != "" {
 		cfgs = append(cfgs, cfg{10_000_000, 0.1})
 	}
@@ -293,6 +294,8 @@ func BenchmarkPairGridVsSparse(b *testing.B) {
 			b.ReportMetric(grid.PerIter.Seconds(), "grid-s/iter")
 			b.ReportMetric(sparse.PerIter.Seconds()/grid.PerIter.Seconds(), "sparse/grid")
 			b.ReportMetric(float64(grid.Distinct), "distinct")
+			dd := uleDedup(b, d.mats, d.reports)
+			b.ReportMetric(float64(len(dd.count))/float64(newULEFast(dd, 1, "pairgrid").gridCells()), "occupancy")
 		})
 	}
 }
