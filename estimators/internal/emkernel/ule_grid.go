@@ -418,7 +418,7 @@ type gridLanes struct {
 	p      [4]float64 // the log-likelihood products, in [1, 2)
 	e      [4]uint64  // the sums of the biased exponents taken from them, one per cell
 	bad    [4]uint64  // nonzero if a product left [2^-959, 2^961) (gridExpLo, gridExpHi)
-	cells  int        // the cells whose exponents e holds (Go only)
+	cells  int        // the cells whose exponents e holds, each run padded to a multiple of 8 (gridPad; Go only)
 }
 
 // newGridLanes returns lanes with empty products.
