@@ -11,6 +11,50 @@
 #define OFF_DA 164480
 #define OFF_DB 197376
 
+// The arguments both kernels take (the coefficients' address in DX is
+// each kernel's own), and the lanes they go on from.
+#define GRID_ARGS \
+	MOVQ x+8(FP), SI \
+	MOVQ wb+16(FP), DI \
+	MOVQ lt+24(FP), R8 \
+	MOVQ rt+32(FP), R9 \
+	MOVQ cnt+40(FP), R11 \
+	MOVQ n+48(FP), BX \
+	MOVQ nbits+56(FP), R12 \
+	MOVQ flags+72(FP), R10 \
+	VMOVUPD gridMant<>(SB), Y15 \
+	VMOVUPD gridOne<>(SB), Y14 \
+	VMOVUPD gridExpLo<>(SB), Y13 \
+	MOVQ lanes+64(FP), AX \
+	VMOVUPD (AX), Y8 \
+	VMOVUPD 32(AX), Y9 \
+	VMOVUPD 64(AX), Y6 \
+	VMOVDQU 96(AX), Y7 \
+	VMOVDQU 128(AX), Y12 \
+	XORQ CX, CX
+
+// GRID_STORE writes the lanes back to *lanes (address in AX).
+#define GRID_STORE \
+	VMOVUPD Y8, (AX) \
+	VMOVUPD Y9, 32(AX) \
+	VMOVUPD Y6, 64(AX) \
+	VMOVDQU Y7, 96(AX) \
+	VMOVDQU Y12, 128(AX)
+
+// GRID_RENORM multiplies the products P (Y6) by F, moves P's biased
+// exponent (and sign) into E (Y7), leaves P in [1, 2), and flags in Y12
+// the lanes whose exponent fell outside [gridExpLo, gridExpHi].
+#define GRID_RENORM(F) \
+	VMULPD F, Y6, Y6 \
+	VPSRLQ $52, Y6, Y2 \
+	VPADDQ Y2, Y7, Y7 \
+	VPAND Y15, Y6, Y6 \
+	VPOR Y14, Y6, Y6 \
+	VPCMPGTQ Y2, Y13, Y10 \
+	VPOR Y10, Y12, Y12 \
+	VPCMPGTQ gridExpHi<>(SB), Y2, Y10 \
+	VPOR Y10, Y12, Y12
+
 // func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
 //
 // gridBlocksGo four cells at a time, the same operations in the same order
@@ -23,26 +67,7 @@
 TEXT ·gridBlocksAVX2(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), DX
 	ADDQ $80, DX                      // &k.vec
-	MOVQ x+8(FP), SI
-	MOVQ wb+16(FP), DI
-	MOVQ lt+24(FP), R8
-	MOVQ rt+32(FP), R9
-	MOVQ cnt+40(FP), R11
-	MOVQ n+48(FP), BX
-
-	MOVQ nbits+56(FP), R12
-	MOVQ flags+72(FP), R10
-
-	VMOVUPD gridMant<>(SB), Y15
-	VMOVUPD gridOne<>(SB), Y14
-	VMOVUPD gridExpLo<>(SB), Y13
-	MOVQ lanes+64(FP), AX
-	VMOVUPD (AX), Y8                  // Σ w·β3, four lanes
-	VMOVUPD 32(AX), Y9                // Σ w·δ3
-	VMOVUPD 64(AX), Y6                // P
-	VMOVDQU 96(AX), Y7                // E
-	VMOVDQU 128(AX), Y12              // out of range
-	XORQ CX, CX
+	GRID_ARGS
 
 loop:
 	// D = c1·β3 + c2·δ3 + β2·g3 + p2l·ql3 + p2r·qr3 + cB·δ3Θ(b3) − cA·δ3Θ(a3),
@@ -110,25 +135,13 @@ bits:
 	JNZ bits
 
 renorm:
-	VMULPD Y5, Y6, Y6                 // P ·= F
-	VPSRLQ $52, Y6, Y2                // the biased exponent (and sign) of P
-	VPADDQ Y2, Y7, Y7                 // E += it
-	VPAND Y15, Y6, Y6
-	VPOR Y14, Y6, Y6                  // P in [1, 2)
-	VPCMPGTQ Y2, Y13, Y10             // the exponent below gridExpLo
-	VPOR Y10, Y12, Y12
-	VPCMPGTQ gridExpHi<>(SB), Y2, Y10 // ... or above gridExpHi
-	VPOR Y10, Y12, Y12
+	GRID_RENORM(Y5)
 
 	ADDQ $4, CX
 	CMPQ CX, BX
 	JLT loop
 
-	VMOVUPD Y8, (AX)
-	VMOVUPD Y9, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVDQU Y7, 96(AX)
-	VMOVDQU Y12, 128(AX)
+	GRID_STORE
 	VZEROUPPER
 	RET
 
@@ -147,15 +160,7 @@ renorm:
 TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), DX
 	ADDQ $80, DX                      // &k.vec
-	MOVQ x+8(FP), SI
-	MOVQ wb+16(FP), DI
-	MOVQ lt+24(FP), R8
-	MOVQ rt+32(FP), R9
-	MOVQ cnt+40(FP), R11
-	MOVQ n+48(FP), BX
-	MOVQ nbits+56(FP), R12
-	MOVQ flags+72(FP), R10
-
+	GRID_ARGS
 	VBROADCASTSD 0(DX), Z16           // c1
 	VBROADCASTSD 32(DX), Z17          // c2
 	VBROADCASTSD 64(DX), Z18          // β2
@@ -166,16 +171,6 @@ TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
 	VBROADCASTSD 224(DX), Z23         // δ2
 	VBROADCASTSD gridOne<>(SB), Z30
 	VPBROADCASTQ gridIntOne<>(SB), Z27
-	VMOVUPD gridMant<>(SB), Y15
-	VMOVUPD gridOne<>(SB), Y14
-	VMOVUPD gridExpLo<>(SB), Y13
-	MOVQ lanes+64(FP), AX
-	VMOVUPD (AX), Y8                  // Σ w·β3, four lanes
-	VMOVUPD 32(AX), Y9                // Σ w·δ3
-	VMOVUPD 64(AX), Y6                // P
-	VMOVDQU 96(AX), Y7                // E
-	VMOVDQU 128(AX), Y12              // out of range
-	XORQ CX, CX
 	KXNORW K2, K2, K2                 // all eight cells
 
 loop8:
@@ -253,35 +248,15 @@ bits8:
 
 renorm8:
 	VEXTRACTF64X4 $1, Z5, Y0          // F of the high four
-	VMULPD Y5, Y6, Y6                 // P ·= F, the low four
-	VPSRLQ $52, Y6, Y2
-	VPADDQ Y2, Y7, Y7
-	VPAND Y15, Y6, Y6
-	VPOR Y14, Y6, Y6
-	VPCMPGTQ Y2, Y13, Y10
-	VPOR Y10, Y12, Y12
-	VPCMPGTQ gridExpHi<>(SB), Y2, Y10
-	VPOR Y10, Y12, Y12
-	VMULPD Y0, Y6, Y6                 // ... the high four
-	VPSRLQ $52, Y6, Y2
-	VPADDQ Y2, Y7, Y7
-	VPAND Y15, Y6, Y6
-	VPOR Y14, Y6, Y6
-	VPCMPGTQ Y2, Y13, Y10
-	VPOR Y10, Y12, Y12
-	VPCMPGTQ gridExpHi<>(SB), Y2, Y10
-	VPOR Y10, Y12, Y12
+	GRID_RENORM(Y5)                   // the low four
+	GRID_RENORM(Y0)                   // ... then the high four
 
 	ADDQ $8, CX
 	CMPQ CX, BX
 	JLT loop8
 
 	MOVQ lanes+64(FP), AX
-	VMOVUPD Y8, (AX)
-	VMOVUPD Y9, 32(AX)
-	VMOVUPD Y6, 64(AX)
-	VMOVDQU Y7, 96(AX)
-	VMOVDQU Y12, 128(AX)
+	GRID_STORE
 	VZEROUPPER
 	RET
 
