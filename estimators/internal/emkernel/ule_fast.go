@@ -104,6 +104,8 @@ type uleFastSlot struct {
 	pair    []*pairAcc  // per combination, pair mode only
 	dbuf    []float64   // D of the vectors of a group
 	slowIdx []int32     // the group's vectors on the slow path
+	slowT   []uint16    // one slow-path vector's ramp terms (pairSlowTerms)
+	slowV   []float64
 }
 
 type uleRun struct {

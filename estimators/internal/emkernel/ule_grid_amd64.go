@@ -20,7 +20,8 @@ func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits 
 var gridAVX512 = gridAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 
 // gridBlocksAVX512 is gridBlocksGo and gridPad eight cells at a time
-// (ule_grid_amd64.s), with the same bits; n is positive.
+// (ule_grid_amd64.s), with the same bits; n is positive. It reads the
+// coefficients from k's scalars (broadcast), not k.vec.
 //
 //go:noescape
 func gridBlocksAVX512(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
@@ -31,6 +32,7 @@ func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, 
 		return
 	}
 	if !gridAVX2 {
+		lanes.startRun()
 		gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
 		gridPad(lanes, n)
 		return
@@ -48,7 +50,10 @@ func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, 
 	}
 	n4 := n &^ 3
 	if n4 > 0 {
+		k.fillVec()
 		gridBlocksAVX2(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n4, nbits, lanes, f)
+	} else {
+		lanes.startRun()
 	}
 	// gridBlocksGo's lanes are i mod 4, so the cells past n4 go on in them.
 	gridBlocksGo(k, x[n4:], wb[n4:], lt[n4:], rt[n4:], cnt[n4:], nbits, lanes)

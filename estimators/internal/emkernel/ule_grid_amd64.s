@@ -12,7 +12,10 @@
 #define OFF_DB 197376
 
 // The arguments both kernels take (the coefficients' address in DX is
-// each kernel's own), and the lanes they go on from.
+// each kernel's own), and the lanes: the run's sums (sb, sd, bad) start
+// from zero, set here rather than loaded (Go's scalar stores of zeros
+// would stall the vector loads: no store forwarding), and the products
+// (p, e) go on from the lanes.
 #define GRID_ARGS \
 	MOVQ x+8(FP), SI \
 	MOVQ wb+16(FP), DI \
@@ -26,11 +29,11 @@
 	VMOVUPD gridOne<>(SB), Y14 \
 	VMOVUPD gridExpLo<>(SB), Y13 \
 	MOVQ lanes+64(FP), AX \
-	VMOVUPD (AX), Y8 \
-	VMOVUPD 32(AX), Y9 \
+	VXORPD Y8, Y8, Y8 \
+	VXORPD Y9, Y9, Y9 \
 	VMOVUPD 64(AX), Y6 \
 	VMOVDQU 96(AX), Y7 \
-	VMOVDQU 128(AX), Y12 \
+	VPXOR Y12, Y12, Y12 \
 	XORQ CX, CX
 
 // GRID_STORE writes the lanes back to *lanes (address in AX).
@@ -62,8 +65,9 @@
 // bit for bit. flags (gridUseDB, gridUseDA, gridUseLt, gridUseRt) say which
 // terms of D and which accumulations the run has: a term whose coefficient
 // is 0 adds ±0 to D, which leaves its bits, and is skipped. The
-// run's coefficients are read from k.vec, four copies each. The lanes go
-// on from (and are written back to) *lanes.
+// run's coefficients are read from k.vec, four copies each (filled by
+// gridBlocks). The run's sums start from zero, the products go on from
+// *lanes, and all are written back to it.
 TEXT ·gridBlocksAVX2(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), DX
 	ADDQ $80, DX                      // &k.vec
@@ -158,17 +162,16 @@ renorm:
 // be readable (gStride's padding, or the next run's rows): only the
 // counts, the division and the stores are masked.
 TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
-	MOVQ k+0(FP), DX
-	ADDQ $80, DX                      // &k.vec
+	MOVQ k+0(FP), DX                  // the scalars c1 ... delta2
 	GRID_ARGS
 	VBROADCASTSD 0(DX), Z16           // c1
-	VBROADCASTSD 32(DX), Z17          // c2
-	VBROADCASTSD 64(DX), Z18          // β2
-	VBROADCASTSD 96(DX), Z19          // p2l
-	VBROADCASTSD 128(DX), Z20         // p2r
-	VBROADCASTSD 160(DX), Z21         // cA
-	VBROADCASTSD 192(DX), Z22         // cB
-	VBROADCASTSD 224(DX), Z23         // δ2
+	VBROADCASTSD 8(DX), Z17           // c2
+	VBROADCASTSD 16(DX), Z18          // β2
+	VBROADCASTSD 24(DX), Z19          // p2l
+	VBROADCASTSD 32(DX), Z20          // p2r
+	VBROADCASTSD 40(DX), Z21          // cA
+	VBROADCASTSD 48(DX), Z22          // cB
+	VBROADCASTSD 56(DX), Z23          // δ2
 	VBROADCASTSD gridOne<>(SB), Z30
 	VPBROADCASTQ gridIntOne<>(SB), Z27
 	KXNORW K2, K2, K2                 // all eight cells

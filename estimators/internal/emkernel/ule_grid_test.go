@@ -41,7 +41,8 @@ func gridTestInputs(rng *rand.Rand, n int, wide bool) (in []float64, cnt []float
 // distinct and both junk (skipped), with cA = 0 (the wide case) and cB = 0
 // (n = 1020; their terms skipped), and with D from 1e-120 to 1 (the range
 // the pair kernel's D can take: rows scaled to at most 1, every entry
-// above 1e-40; the products then leave their range).
+// above 1e-40; the products then leave their range). The assembly's lanes
+// hold junk sums beforehand, which a run must not go on from.
 func TestGridBlocksAVX2MatchesGo(t *testing.T) {
 	if !gridAVX2 {
 		t.Skip("no AVX2 on this CPU: gridBlocks runs gridBlocksGo, which the route tests cover")
@@ -83,16 +84,15 @@ func testGridBlocksAsmMatchesGo(t *testing.T) {
 		if tc.n == 1020 {
 			k.cB = 0 // a run without the term at b3 (gridUseDB clear)
 		}
-		for i, c := range [8]float64{k.c1, k.c2, k.beta2, k.p2l, k.p2r, k.cA, k.cB, k.delta2} {
-			k.vec[i] = [4]float64{c, c, c, c}
-		}
 		var acc [2][]float64
-		// The products go on from earlier runs' (their exponents too).
+		// The products go on from earlier runs' (their exponents too);
+		// the run's sums start from zero, whatever the lanes held.
 		lanes := [2]gridLanes{newGridLanes(), newGridLanes()}
 		for v := range lanes {
 			lanes[v].p = [4]float64{1, 1.25, 1.5, 1.999}
 			lanes[v].e = [4]uint64{5000, 5001, 5002, 5003}
 		}
+		lanes[1].sb, lanes[1].sd, lanes[1].bad = [4]float64{1, 2, 3, 4}, [4]float64{5, 6, 7, 8}, [4]uint64{1, 1, 1, 1}
 		for v := range 2 {
 			acc[v] = make([]float64, gAcc*gStride)
 			for i := range acc[v] {

@@ -193,7 +193,9 @@ func (e *uleFast) pairSlot(si int) {
 		dbuf := s.dbuf[:len(cnt)]
 		ns := e.pairGroup(pc, acc, r2, e.slow[r2*words:(r2+1)*words], e.inner[k:end], cnt, dbuf, s.slowIdx)
 		for _, i := range s.slowIdx[:ns] {
-			dbuf[i] = e.pairSlowVector(pc, acc, r2, int(e.inner[k+int(i)]), cnt[i])
+			r3 := int(e.inner[k+int(i)])
+			s.slowT, s.slowV = e.pairSlowTerms(r2, r3, s.slowT[:0], s.slowV[:0])
+			dbuf[i] = e.pairSlowVector(pc, acc, r2, r3, cnt[i], s.slowT, s.slowV)
 		}
 		m0 := mi
 		for mi < len(e.multi) && int(e.multi[mi]) < end {
@@ -303,8 +305,8 @@ func (e *uleFast) pairGroup(pc *pairComb, acc *pairAcc, r2 int, slowRow []uint64
 }
 
 // pairSlowVector handles one vector of the slow path exactly and returns
-// its D.
-func (e *uleFast) pairSlowVector(pc *pairComb, acc *pairAcc, r2, r3 int, n float64) float64 {
+// its D; ts and vs are its ramp terms (pairSlowTerms).
+func (e *uleFast) pairSlowVector(pc *pairComb, acc *pairAcc, r2, r3 int, n float64, ts []uint16, vs []float64) float64 {
 	const M = trBandMaxEh
 	Th := pc.prefix
 	row2, row3 := e.rows2.rows[r2], e.rows3.rows[r3]
@@ -317,7 +319,13 @@ func (e *uleFast) pairSlowVector(pc *pairComb, acc *pairAcc, r2, r3 int, n float
 		inter = delta2 * delta3
 		D += inter * (Th[hi23] - Th[lo23])
 	}
-	D += e.pairSlowSum(r2, r3, pc.thetaL, nil, 0)
+	vs = vs[:len(ts)]
+	tl := pc.thetaL
+	var s float64
+	for i, t := range ts {
+		s += tl[M+int(t)] * vs[i]
+	}
+	D += s
 	w := n / D
 	acc.w2[r2][0] += w * beta3
 	acc.w3[r3][0] += w * beta2
@@ -325,7 +333,10 @@ func (e *uleFast) pairSlowVector(pc *pairComb, acc *pairAcc, r2, r3 int, n float
 		acc.diff[lo23] += w * inter
 		acc.diff[hi23] -= w * inter
 	}
-	e.pairSlowSum(r2, r3, nil, acc.expl[M:M+e.l], w)
+	expl := acc.expl[M : M+e.l]
+	for i, t := range ts {
+		expl[t] += w * vs[i]
+	}
 	acc.slowVector++
 	return D
 }
@@ -430,42 +441,31 @@ func pairUsable(bands ...*trBand) bool {
 	return true
 }
 
-// pairSlowSum handles the ramps of a vector whose rows' zones and edges
-// are close: with tlpad (θ·L_c, padded) it returns Σ_{Z2} θL·Q2·F3 +
-// Σ_{Z3} θL·P2·Q3; with expl (the slot's explicit accumulation, unpadded
-// indices) it adds w·Q2·F3 on Z2 and w·P2·Q3 on Z3 instead.
-func (e *uleFast) pairSlowSum(r2, r3 int, tlpad, expl []float64, w float64) float64 {
-	const M = trBandMaxEh
+// pairSlowTerms appends to ts and vs the ramp terms of a slow-path vector
+// with rows r2 and r3 (those of a vector whose rows' zones and edges are
+// close): bin t and value v = Q2·F3 on Z2, then P2·Q3 on Z3, so that its
+// D has Σ θL(t)·v and its accumulation w·v at t. They depend on the rows
+// only, and are formed once (the grid form) or per pass (the sparse form).
+func (e *uleFast) pairSlowTerms(r2, r3 int, ts []uint16, vs []float64) ([]uint16, []float64) {
 	l := e.l
 	r2s, r3s := &e.rows2, &e.rows3
-	var s float64
-	zone := func(rows *pairRows, r int) (int, int, int, int) {
+	zone := func(rows *pairRows, r int) [2][2]int {
 		a, b, E := int(rows.rows[r].a), int(rows.rows[r].b), rows.e
-		return max(a-E, 0), a, b, min(b+E, l)
+		return [2][2]int{{max(a-E, 0), a}, {b, min(b+E, l)}}
 	}
-	l0, l1, h0, h1 := zone(r2s, r2)
-	for _, z := range [2][2]int{{l0, l1}, {h0, h1}} {
+	for _, z := range zone(r2s, r2) {
 		for t := z[0]; t < z[1]; t++ {
-			v := r2s.q(r2, t) * (r3s.plateau(r3, t) + r3s.q(r3, t))
-			if expl != nil {
-				expl[t] += w * v
-			} else {
-				s += tlpad[M+t] * v
-			}
+			ts = append(ts, uint16(t))
+			vs = append(vs, r2s.q(r2, t)*(r3s.plateau(r3, t)+r3s.q(r3, t)))
 		}
 	}
-	l0, l1, h0, h1 = zone(r3s, r3)
-	for _, z := range [2][2]int{{l0, l1}, {h0, h1}} {
+	for _, z := range zone(r3s, r3) {
 		for t := z[0]; t < z[1]; t++ {
-			v := r3s.q(r3, t) * r2s.plateau(r2, t)
-			if expl != nil {
-				expl[t] += w * v
-			} else {
-				s += tlpad[M+t] * v
-			}
+			ts = append(ts, uint16(t))
+			vs = append(vs, r3s.q(r3, t)*r2s.plateau(r2, t))
 		}
 	}
-	return s
+	return ts, vs
 }
 
 // pairFinish adds the slots' accumulations into a (length l) and returns
