@@ -9,7 +9,7 @@ import "golang.org/x/sys/cpu"
 var gridAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // gridBlocksAVX2 is gridBlocksGo in AVX2 and FMA3 assembly (ule_grid_amd64.s); n
-// is len(cnt), a positive multiple of 4, and every slice holds n entries
+// is len(cnt), a positive multiple of 8, and every slice holds n entries
 // (x: 7 arrays of them, gStride apart).
 //
 //go:noescape
@@ -19,7 +19,7 @@ func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits 
 // variable: the tests switch it off to check the AVX2 assembly alone).
 var gridAVX512 = gridAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 
-// gridBlocksAVX512 is gridBlocksGo and gridPad eight cells at a time
+// gridBlocksAVX512 is gridBlocksGo eight cells at a time
 // (ule_grid_amd64.s), with the same bits; n is positive. It reads the
 // coefficients from k's scalars (broadcast), not k.vec.
 //
@@ -34,7 +34,6 @@ func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, 
 	if !gridAVX2 {
 		lanes.startRun()
 		gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
-		gridPad(lanes, n)
 		return
 	}
 	// The assembly does not check bounds: check them here (AVX-512 reads
@@ -48,14 +47,14 @@ func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, 
 		gridBlocksAVX512(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n, nbits, lanes, f)
 		return
 	}
-	n4 := n &^ 3
-	if n4 > 0 {
+	full := n &^ 7 // whole blocks of eight
+	if full > 0 {
 		k.fillVec()
-		gridBlocksAVX2(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], n4, nbits, lanes, f)
+		gridBlocksAVX2(k, &x[0], &wb[0], &lt[0], &rt[0], &cnt[0], full, nbits, lanes, f)
 	} else {
 		lanes.startRun()
 	}
-	// gridBlocksGo's lanes are i mod 4, so the cells past n4 go on in them.
-	gridBlocksGo(k, x[n4:], wb[n4:], lt[n4:], rt[n4:], cnt[n4:], nbits, lanes)
-	gridPad(lanes, n)
+	// gridBlocksGo's lanes are i mod 4 and its blocks eight cells, so the
+	// cells past full go on in them.
+	gridBlocksGo(k, x[full:], wb[full:], lt[full:], rt[full:], cnt[full:], nbits, lanes)
 }

@@ -44,6 +44,14 @@
 	VMOVDQU Y7, 96(AX) \
 	VMOVDQU Y12, 128(AX)
 
+// GRID_FCHECK flags in Y12 the lanes whose factor F is 2^33 or more (its
+// biased exponent above gridFHi): the second factor of a block
+// (gridKernel).
+#define GRID_FCHECK(F) \
+	VPSRLQ $52, F, Y2 \
+	VPCMPGTQ gridFHi<>(SB), Y2, Y10 \
+	VPOR Y10, Y12, Y12
+
 // GRID_RENORM multiplies the products P (Y6) by F, moves P's biased
 // exponent (and sign) into E (Y7), leaves P in [1, 2), and flags in Y12
 // the lanes whose exponent fell outside [gridExpLo, gridExpHi].
@@ -60,9 +68,10 @@
 
 // func gridBlocksAVX2(k *gridCoef, x, wb, lt, rt *float64, cnt *float32, n, nbits int, lanes *gridLanes, flags int)
 //
-// gridBlocksGo four cells at a time, the same operations in the same order
-// (the same fused multiply-adds: math.FMA there), so that the results agree
-// bit for bit. flags (gridUseDB, gridUseDA, gridUseLt, gridUseRt) say which
+// gridBlocksGo four cells at a time (n a multiple of 8: the products'
+// exponents move after every second four), the same operations in the
+// same order (the same fused multiply-adds: math.FMA there), so that the
+// results agree bit for bit. flags (gridUseDB, gridUseDA, gridUseLt, gridUseRt) say which
 // terms of D and which accumulations the run has: a term whose coefficient
 // is 0 adds ±0 to D, which leaves its bits, and is skipped. The
 // run's coefficients are read from k.vec, four copies each (filled by
@@ -139,8 +148,18 @@ bits:
 	JNZ bits
 
 renorm:
+	// P ·= F; the exponent moves after the second four of each block of
+	// eight only
+	TESTQ $4, CX
+	JNZ second
+	VMULPD Y5, Y6, Y6
+	JMP next
+
+second:
+	GRID_FCHECK(Y5)
 	GRID_RENORM(Y5)
 
+next:
 	ADDQ $4, CX
 	CMPQ CX, BX
 	JLT loop
@@ -157,8 +176,8 @@ renorm:
 // low four cells and then of the high four, so that each lane takes the
 // same operations in the same order as in gridBlocksGo and the results
 // agree bit for bit. The masked cells of a short last block add 0 to the
-// sums and 1 to the products, whose exponents are still moved (as gridPad
-// does in Go). The inputs and accumulations of up to 7 cells past n must
+// sums and 1 to the products, whose exponents are still moved (as
+// gridBlocksGo pads its last block). The inputs and accumulations of up to 7 cells past n must
 // be readable (gStride's padding, or the next run's rows): only the
 // counts, the division and the stores are masked.
 TEXT ·gridBlocksAVX512(SB), NOSPLIT, $0-80
@@ -240,6 +259,8 @@ nort8:
 	MOVQ R12, R13
 	TESTQ R13, R13
 	JZ renorm8
+	DECQ R13
+	JZ last8
 
 bits8:
 	VPTESTMQ Z27, Z24, K1              // bit b of n
@@ -249,10 +270,15 @@ bits8:
 	DECQ R13
 	JNZ bits8
 
+last8:
+	VPTESTMQ Z27, Z24, K1              // the top bit (its square is not needed)
+	VMULPD Z4, Z5, K1, Z5
+
 renorm8:
 	VEXTRACTF64X4 $1, Z5, Y0          // F of the high four
-	GRID_RENORM(Y5)                   // the low four
-	GRID_RENORM(Y0)                   // ... then the high four
+	VMULPD Y5, Y6, Y6                 // P ·= F of the low four
+	GRID_FCHECK(Y0)
+	GRID_RENORM(Y0)                   // ... then of the high four, and the exponent moves
 
 	ADDQ $8, CX
 	CMPQ CX, BX
@@ -283,6 +309,12 @@ DATA gridExpLo<>+8(SB)/8, $64
 DATA gridExpLo<>+16(SB)/8, $64
 DATA gridExpLo<>+24(SB)/8, $64
 GLOBL gridExpLo<>(SB), RODATA|NOPTR, $32
+
+DATA gridFHi<>+0(SB)/8, $1055
+DATA gridFHi<>+8(SB)/8, $1055
+DATA gridFHi<>+16(SB)/8, $1055
+DATA gridFHi<>+24(SB)/8, $1055
+GLOBL gridFHi<>(SB), RODATA|NOPTR, $32
 
 DATA gridExpHi<>+0(SB)/8, $1983
 DATA gridExpHi<>+8(SB)/8, $1983

@@ -12,5 +12,4 @@ var gridAVX512 = false
 func gridBlocks(k *gridCoef, x, wb, lt, rt []float64, cnt []float32, nbits int, lanes *gridLanes) {
 	lanes.startRun()
 	gridBlocksGo(k, x, wb, lt, rt, cnt, nbits, lanes)
-	gridPad(lanes, len(cnt))
 }

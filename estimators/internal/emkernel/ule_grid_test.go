@@ -102,7 +102,6 @@ func testGridBlocksAsmMatchesGo(t *testing.T) {
 			lt, rt := acc[v][tc.lOff+tc.lo:], acc[v][tc.rOff+tc.lo:]
 			if v == 0 {
 				gridBlocksGo(&k, x, wb, lt, rt, cnt, 5, &lanes[v])
-				gridPad(&lanes[v], len(cnt))
 			} else {
 				gridBlocks(&k, x, wb, lt, rt, cnt, 5, &lanes[v])
 			}
@@ -166,6 +165,26 @@ func TestGridKernelLogLik(t *testing.T) {
 		if math.Abs(got-want) > bound {
 			t.Errorf("n=%d wide=%v: LL %v, Σ n·ln D %v (differ by %g, bound %g)", tc.n, tc.wide, got, want, got-want, bound)
 		}
+	}
+
+	// A block whose first factor falls below the normal range (D³ ≈
+	// 2^-1049, losing 27 of its 53 bits) and whose second lifts the
+	// product back into range (D³ ≈ 2^94.2): only the check of the second
+	// factor (gridFHi) sends it to the fallback, without which the sum is
+	// off by 7e-9.
+	in := make([]float64, gIn*gStride)
+	cnt := []float32{3, 0, 0, 0, 3, 0, 0, 0}
+	in[0], in[4] = math.Ldexp(4.0/3, -350), math.Ldexp(4.0/3, 31)
+	for i := 1; i < 4; i++ {
+		in[i], in[i+4] = 0.5, 0.5
+	}
+	k := gridCoef{c1: 1, lOff: gJunk * gStride, rOff: gJunk * gStride}
+	lanes := newGridLanes()
+	_, _, slow := gridKernel(&k, in, make([]float64, gAcc*gStride), cnt, 0, 2, &lanes)
+	got := slow + lanes.logSum()
+	want := 3*math.Log(in[0]) + 3*math.Log(in[4])
+	if math.Abs(got-want) > 1e-12 || slow == 0 {
+		t.Errorf("hidden underflow: LL %v (fallback %v), Σ n·ln D %v (differ by %g)", got, slow, want, got-want)
 	}
 }
 
