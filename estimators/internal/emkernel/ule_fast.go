@@ -55,8 +55,8 @@ type uleFast struct {
 	bounds  []int
 	workers int
 	gmin    int
-	tmp     []float64
-	tmp2    []float64
+	tmp     [][]float64 // per combination, l+1: foldComb's difference array
+	share   [][]float64 // per combination, l: its share of A (foldComb)
 	prog    *uleProgram // compiled merges, or nil
 	kernel  string      // a forced kernel (tests), or ""
 	zones   *uleZones   // zone tables of the compiled programs, or nil
@@ -125,15 +125,18 @@ type uleBin struct {
 // group size, with the vectors handled alone compiled).
 func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 	l := d.lay.l
-	e := &uleFast{d: d, l: l, workers: workers, kernel: kernel, gmin: max(2, l/uleGroupMinDiv), tmp: make([]float64, l+1), tmp2: make([]float64, l)}
+	e := &uleFast{d: d, l: l, workers: workers, kernel: kernel, gmin: max(2, l/uleGroupMinDiv)}
 	for _, j := range d.lay.seg {
 		e.profs = append(e.profs, d.lay.svcs[j].prof)
 	}
 	e.thetaL = make([][]float64, len(d.comboL))
 	e.prefix = make([][]float64, len(d.comboL))
 	e.tab = make([][]float64, len(d.comboL))
+	e.tmp = make([][]float64, len(d.comboL))
+	e.share = make([][]float64, len(d.comboL))
 	for c, L := range d.comboL {
 		if L != nil {
+			e.tmp[c], e.share[c] = make([]float64, l+1), make([]float64, l)
 			// Λ_c and θ·L_c side by side, as the compiled programs read
 			// them (room for the zone sums is added with the zones).
 			e.tab[c] = make([]float64, 2*l+1)
@@ -300,45 +303,15 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 		}
 		return e.pairFinish(a)
 	}
-	l := e.l
-	for c, L := range e.d.comboL {
-		if L == nil {
-			continue
-		}
-		tl, p := e.thetaL[c], e.prefix[c]
-		var acc float64
-		p[0] = 0
-		for t := range l {
-			v := theta[t] * L[t]
-			tl[t] = v
-			acc += v
-			p[t+1] = acc
-		}
-	}
-	if e.zones != nil {
-		for c, tp := range e.tlpad {
-			if tp != nil {
-				copy(tp[trBandMaxEh:trBandMaxEh+l], e.thetaL[c])
-				e.zones.prepare(c, tp, e.tab[c][2*l+1:])
-			}
-		}
-	}
+	// Per combination (on the workers: with zones, m ≥ 6, this is 3-5 ms
+	// of a pass at n = 1M, m = 15, which one core would do alone): θ·L_c,
+	// its prefix sums and the zone sums; then the slots; then, per
+	// combination, the slots' accumulations folded into its share of A,
+	// which is added to a in combination order, so the bits do not depend
+	// on the workers.
+	emForSlots(len(e.d.comboL), e.workers, func(c int) { e.prepareComb(c, theta) })
 	emForSlots(len(e.slots), e.workers, func(s int) { e.runSlot(s, theta) })
-	if e.zones != nil {
-		// Every slot adds its combinations' weights, in slot order: the
-		// same sums, term for term, as adding every slot's whole table
-		// (the other parts would add zeros).
-		clear(e.qwTot)
-		w := e.zones.width
-		for _, s := range e.slots {
-			for c := s.c0; c < s.c1; c++ {
-				if ca := s.cacc[c]; ca != nil {
-					addTo(e.qwTot[c*w:(c+1)*w], ca[2*l+1:])
-				}
-			}
-		}
-	}
-
+	emForSlots(len(e.d.comboL), e.workers, e.foldComb)
 	clear(a)
 	var ll float64
 	for _, s := range e.slots {
@@ -348,39 +321,88 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 		ll += s.ll
 	}
 	for c, L := range e.d.comboL {
-		if L == nil {
-			continue
-		}
-		tmp, tmp2 := e.tmp, e.tmp2
-		clear(tmp)
-		clear(tmp2)
-		for _, s := range e.slots {
-			// Only the slots whose vectors have combination c (the
-			// others' arrays for c are zero, and adding them changes no
-			// bit).
-			if s.c0 <= c && c < s.c1 {
-				if ca := s.cacc; ca != nil {
-					// The compiled kernel accumulates −Δ_c: subtracting
-					// it gives the bits of adding Δ_c (rounding is
-					// symmetric), so the result does not depend on it.
-					subFrom(tmp, ca[c][:l+1])
-					addTo(tmp2, ca[c][l+1:2*l+1])
-				} else {
-					addTo(tmp, s.diff[c])
-					addTo(tmp2, s.expl[c])
-				}
-			}
-		}
-		if e.zones != nil {
-			e.zones.spread(c, e.qwTot, tmp2)
-		}
-		var acc float64
-		for t := range l {
-			acc += tmp[t]
-			a[t] += L[t] * (acc + tmp2[t])
+		if L != nil {
+			addTo(a, e.share[c])
 		}
 	}
 	return ll
+}
+
+// prepareComb computes θ·L_c, its prefix sums Λ_c and, with zones, the
+// zone sums of combination c.
+func (e *uleFast) prepareComb(c int, theta []float64) {
+	L := e.d.comboL[c]
+	if L == nil {
+		return
+	}
+	l := e.l
+	tl, p := e.thetaL[c], e.prefix[c]
+	var acc float64
+	p[0] = 0
+	for t := range l {
+		v := theta[t] * L[t]
+		tl[t] = v
+		acc += v
+		p[t+1] = acc
+	}
+	if e.zones != nil {
+		tp := e.tlpad[c]
+		copy(tp[trBandMaxEh:trBandMaxEh+l], tl)
+		e.zones.prepare(c, tp, e.tab[c][2*l+1:])
+	}
+}
+
+// foldComb folds the slots' accumulations of combination c (in slot
+// order) into its share of A, e.share[c][t] = L_c(t)·(Σ_{s≤t} Δ_c(s) +
+// E_c(t)), the zone weights spread over E_c first.
+func (e *uleFast) foldComb(c int) {
+	L := e.d.comboL[c]
+	if L == nil {
+		return
+	}
+	l := e.l
+	tmp, tmp2 := e.tmp[c], e.share[c]
+	clear(tmp)
+	clear(tmp2)
+	var qw []float64
+	if e.zones != nil {
+		// Every slot adds its weights of c, in slot order.
+		w := e.zones.width
+		qw = e.qwTot[c*w : (c+1)*w]
+		clear(qw)
+		for _, s := range e.slots {
+			if s.c0 <= c && c < s.c1 {
+				if ca := s.cacc[c]; ca != nil {
+					addTo(qw, ca[2*l+1:])
+				}
+			}
+		}
+	}
+	for _, s := range e.slots {
+		// Only the slots whose vectors have combination c (the
+		// others' arrays for c are zero, and adding them changes no
+		// bit).
+		if s.c0 <= c && c < s.c1 {
+			if ca := s.cacc; ca != nil {
+				// The compiled kernel accumulates −Δ_c: subtracting
+				// it gives the bits of adding Δ_c (rounding is
+				// symmetric), so the result does not depend on it.
+				subFrom(tmp, ca[c][:l+1])
+				addTo(tmp2, ca[c][l+1:2*l+1])
+			} else {
+				addTo(tmp, s.diff[c])
+				addTo(tmp2, s.expl[c])
+			}
+		}
+	}
+	if e.zones != nil {
+		e.zones.spread(c, e.qwTot, tmp2)
+	}
+	var acc float64
+	for t := range l {
+		acc += tmp[t]
+		tmp2[t] = L[t] * (acc + tmp2[t])
+	}
 }
 
 func (e *uleFast) runSlot(si int, theta []float64) {
