@@ -184,6 +184,72 @@ func uleFloorPerIter(K int) float64 {
 	return time.Since(start).Seconds() / passes
 }
 
+// uleFloorPerIterS is uleFloorPerIter for vectors of S ≥ 2 segment rows
+// (S PM/SW services: S = 2m/3 in Table 1's cells), each of which D_k
+// depends on: no exact E-step can take D_k from fewer lookups of
+// per-iteration quantities than one per row (a table indexed by two rows
+// or more would outgrow the vectors, 1024² entries per pair at most 10⁶
+// vectors), so per vector it reads the S rows and the count, gathers a
+// prefix-sum difference of θ from each row's service's table, divides the
+// count by their sum, and scatters w into each row's service's
+// accumulator. With S services' tables (16 KiB each, tables and
+// accumulators) it is the memory the kernel's tables take (S ≤ 16). uleFloorPerIter is kept apart, the loop at S = 1 as it
+// was; this one is the floor of the m ≥ 6 cells (floorS in
+// BenchmarkTable1ULE).
+func uleFloorPerIterS(K, S int) float64 {
+	const maxS = 16
+	if S > maxS {
+		panic("uleFloorPerIterS: more than 16 rows")
+	}
+	rng := rand.New(rand.NewPCG(2, uint64(K*S)))
+	rows := make([]uint16, K*S)
+	cnt := make([]float64, K)
+	for i := range rows {
+		rows[i] = uint16(rng.IntN(1024))
+	}
+	for i := range cnt {
+		cnt[i] = float64(1 + rng.IntN(2))
+	}
+	// Service j's table at j·1025, its accumulator at j·1024 (arrays of
+	// maxS services, the indices masked: no bounds checks).
+	th := new([maxS * 1025]float64)
+	for i := range th {
+		th[i] = 1 + float64(i)
+	}
+	ns := uleSlotsFor(K)
+	accs := make([]*[maxS * 1024]float64, ns)
+	sums := make([]float64, ns)
+	for s := range accs {
+		accs[s] = new([maxS * 1024]float64)
+	}
+	pass := func(s int) {
+		acc := accs[s]
+		var sum float64
+		lo, hi := K*s/ns, K*(s+1)/ns
+		for i := lo; i < hi; i++ {
+			r := rows[i*S : i*S+S]
+			D := 0.5
+			for j, v := range r {
+				o := (j&(maxS-1))*1025 + int(v&1023)
+				D += th[o+1] - th[o]
+			}
+			w := cnt[i] / D
+			for j, v := range r {
+				acc[(j&(maxS-1))*1024+int(v&1023)] += w
+			}
+			sum += w
+		}
+		sums[s] += sum
+	}
+	const passes = 20
+	emForSlots(ns, runtime.GOMAXPROCS(0), pass) // warm up
+	start := time.Now()
+	for range passes {
+		emForSlots(ns, runtime.GOMAXPROCS(0), pass)
+	}
+	return time.Since(start).Seconds() / passes
+}
+
 // BenchmarkULE1M is ULE at n = 1M, m = 3, for ε = 0.1, ..., 0.6 (the
 // budgets of Fig. 4; Table 1 uses 0.1).
 func BenchmarkULE1M(b *testing.B) {
