@@ -298,7 +298,7 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 // slots' of 1,025 rows cost about a group's cells), so fewer slots than
 // uleSlotsFor's 32 (still 8 per worker on 2 cores, for balance) save 7 %
 // of an iteration at n = 1M.
-var gridSlots = 16
+const gridSlots = 16
 
 // uleProgIdxMax bounds the compiled programs' table (tab) so that an
 // index into it fits in a uint16.
