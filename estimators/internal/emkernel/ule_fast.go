@@ -62,7 +62,8 @@ type uleFast struct {
 	zones   *uleZones   // zone tables of the compiled programs, or nil
 	tlpad   [][]float64 // per combination, θ·L_c padded by trBandMaxEh (zones)
 	qwTot   []float64
-	tab     [][]float64 // per combination: Λ_c (l+1), θ·L_c (l), the zone sums q (zones.width); the compiled programs' table
+	tab     [][]float64 // per combination: Λ_c (l+1), θ·L_c (l), the zone sums q and U (zones.width each); the compiled programs' table
+	uwTot   []float64   // the U references' weights, per combination (zones.size)
 
 	// The pair kernel (ule_pair.go), used when pairMode.
 	pairMode     bool
@@ -99,7 +100,7 @@ type uleFastSlot struct {
 	ip                    []int32
 
 	cdbuf   []float64   // D of the slot's vectors (compiled kernel)
-	cacc    [][]float64 // per combination c0…c1-1 (compiled kernel): −Δ_c (l+1), E_c (l), zone weights (zones.width), laid out as tab
+	cacc    [][]float64 // per combination c0…c1-1 (compiled kernel): −Δ_c (l+1), E_c (l), zone and U weights (zones.width each), laid out as tab
 	c0, c1  int         // the slot's vectors' combinations are c0 … c1-1 (sorted by combination)
 	pair    []*pairAcc  // per combination, pair mode only
 	dbuf    []float64   // D of the vectors of a group
@@ -237,11 +238,14 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 		e.slots = append(e.slots, s)
 	}
 	if !e.pairMode && e.kernel != "merged" {
-		if e.kernel == "" || e.kernel == "compiled" {
+		if e.kernel == "" || e.kernel == "compiled" || e.kernel == "zoned" {
 			e.zones = newULEZones(e)
 		}
-		if e.zones != nil && 2*l+1+e.zones.width > uleProgIdxMax {
+		if e.zones != nil && 2*l+1+2*e.zones.width > uleProgIdxMax {
 			e.zones = nil
+		}
+		if e.zones != nil {
+			e.zones.merge = e.kernel != "zoned"
 		}
 		if 2*l+1 <= uleProgIdxMax {
 			e.prog = e.compile()
@@ -270,12 +274,13 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 			for c, L := range d.comboL {
 				if L != nil {
 					e.tlpad[c] = make([]float64, l+2*trBandMaxEh)
-					e.tab[c] = append(e.tab[c], make([]float64, width)...)
+					e.tab[c] = append(e.tab[c], make([]float64, 2*width)...)
 					e.prefix[c] = e.tab[c][:l+1]
 					e.thetaL[c] = e.tab[c][l+1 : 2*l+1]
 				}
 			}
 			e.qwTot = make([]float64, e.zones.size)
+			e.uwTot = make([]float64, e.zones.size)
 		}
 		if e.prog != nil {
 			// The slot's vectors are sorted by combination: it
@@ -284,7 +289,7 @@ func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 				s.cacc = make([][]float64, len(d.comboL))
 				for c := s.c0; c < s.c1; c++ {
 					if d.comboL[c] != nil {
-						s.cacc[c] = make([]float64, 2*l+1+width, uleProgIdxMax)
+						s.cacc[c] = make([]float64, 2*l+1+2*width, uleProgIdxMax)
 					}
 				}
 			}
@@ -341,7 +346,7 @@ func (e *uleFast) eval(theta, a []float64) float64 {
 }
 
 // prepareComb computes θ·L_c, its prefix sums Λ_c and, with zones, the
-// zone sums of combination c.
+// zone sums q and U of combination c.
 func (e *uleFast) prepareComb(c int, theta []float64) {
 	L := e.d.comboL[c]
 	if L == nil {
@@ -360,7 +365,10 @@ func (e *uleFast) prepareComb(c int, theta []float64) {
 	if e.zones != nil {
 		tp := e.tlpad[c]
 		copy(tp[trBandMaxEh:trBandMaxEh+l], tl)
-		e.zones.prepare(c, tp, e.tab[c][2*l+1:])
+		w := e.zones.width
+		q := e.tab[c][2*l+1 : 2*l+1+w]
+		e.zones.prepare(c, tp, q)
+		e.zones.prepareU(p, q, e.tab[c][2*l+1+w:2*l+1+2*w])
 	}
 }
 
@@ -376,16 +384,18 @@ func (e *uleFast) foldComb(c int) {
 	tmp, tmp2 := e.tmp[c], e.share[c]
 	clear(tmp)
 	clear(tmp2)
-	var qw []float64
+	var qw, uw []float64
 	if e.zones != nil {
 		// Every slot adds its weights of c, in slot order.
 		w := e.zones.width
-		qw = e.qwTot[c*w : (c+1)*w]
+		qw, uw = e.qwTot[c*w:(c+1)*w], e.uwTot[c*w:(c+1)*w]
 		clear(qw)
+		clear(uw)
 		for _, s := range e.slots {
 			if s.c0 <= c && c < s.c1 {
 				if ca := s.cacc[c]; ca != nil {
-					addTo(qw, ca[2*l+1:])
+					addTo(qw, ca[2*l+1:2*l+1+w])
+					addTo(uw, ca[2*l+1+w:2*l+1+2*w])
 				}
 			}
 		}
@@ -408,6 +418,7 @@ func (e *uleFast) foldComb(c int) {
 		}
 	}
 	if e.zones != nil {
+		e.zones.foldU(uw, qw, tmp)
 		e.zones.spread(c, e.qwTot, tmp2)
 	}
 	var acc float64
@@ -579,8 +590,9 @@ type uleProgram struct {
 	entOff   []uint32
 	entIdx   []uint16
 	entCoef  []float64
-	hasZones bool // some vector has zone references
+	hasZones bool // some vector has zone or U references
 	zoned    int  // the vectors compiled to zone programs
+	merged   int  // ... of which merged (U references)
 
 	// Scratch of compile: one vector's breakpoints, explicit bins and
 	// zone references (zIdx indexes the whole zone table).
@@ -590,6 +602,8 @@ type uleProgram struct {
 	exVal  []float64
 	zIdx   []uint32
 	zM     []float64
+	uIdx   []uint32 // merged: U references (indexed as zIdx)
+	uM     []float64
 }
 
 // uleProgramLimit bounds the compiled programs (bytes); beyond it the
@@ -615,6 +629,7 @@ func (e *uleFast) compile() *uleProgram {
 			pr.bpPos, pr.bpCoef = pr.bpPos[:0], pr.bpCoef[:0]
 			pr.exPos, pr.exVal = pr.exPos[:0], pr.exVal[:0]
 			pr.zIdx, pr.zM = pr.zIdx[:0], pr.zM[:0]
+			pr.uIdx, pr.uM = pr.uIdx[:0], pr.uM[:0]
 			if alone && e.zones != nil && e.zones.vector(d, k, pr) {
 				pr.zoned++ // a zone program
 			} else if alone {
@@ -648,6 +663,12 @@ func (e *uleFast) compile() *uleProgram {
 				local := int(p) - int(d.combo[k])*e.zones.width
 				pr.entIdx = append(pr.entIdx, uint16(2*l+1+local))
 				pr.entCoef = append(pr.entCoef, pr.zM[i])
+				pr.hasZones = true
+			}
+			for i, p := range pr.uIdx {
+				local := int(p) - int(d.combo[k])*e.zones.width
+				pr.entIdx = append(pr.entIdx, uint16(2*l+1+e.zones.width+local))
+				pr.entCoef = append(pr.entCoef, pr.uM[i])
 				pr.hasZones = true
 			}
 			if size := 10 * len(pr.entIdx); size > uleProgramLimit {

@@ -21,6 +21,22 @@ import "slices"
 // once per iteration. A program is then 2S+1 breakpoints and 2S zone
 // references instead of about 2S+1 runs plus the 2.5·2S ramp bins of the
 // explicit program, which other vectors keep.
+//
+// Merged zone programs go one step further. A row's edge and the ramp zone
+// on that side share their multiplier: at the left edge a_j of row j
+// (P_j steps up by δ_j) the breakpoint's coefficient is −δ_j·M, M = Π_{i≠j}
+// P_i, which is also the zone's multiplier (the other rows are constant on
+// the zone and, unless one of them has an edge at a_j too, at a_j); at the
+// right edge b_j it is +δ_j·M. So edge and zone are one entry M·U against
+// U_j(c, r, left) = q_j(c, r, left) − δ_r·Λ_c(a_r) and U_j(c, r, right) =
+// q_j(c, r, right) + δ_r·Λ_c(b_r), formed once per iteration for every row
+// next to q (prepareU), and the accumulation's weight W on U is both the
+// zone's weight and, times ∓δ_r, the difference array's at the edge
+// (foldU). A merged program is the breakpoints at 0 and l and one entry per
+// edge or non-empty zone: about half the entries of a zone program, for
+// the vectors whose edges are all at distinct bins (the others keep their
+// zone programs). It sums D_k in another order than the zone program (the
+// results move by rounding).
 
 // The q table has combinations × Σ_j rows × 2 entries, and every
 // iteration computes and spreads all of them (a few operations each), so
@@ -45,6 +61,7 @@ type uleZones struct {
 	off   []int        // per segment service, its offset in a combination's part of q
 	width int          // entries per combination: index c·width + off + r·2 + side
 	size  int
+	merge bool // build merged zone programs where they apply
 }
 
 // newULEZones returns the zone tables, or nil if a segment service has no
@@ -97,6 +114,54 @@ func (z *uleZones) prepare(c int, tlpad, qc []float64) {
 	}
 }
 
+// prepareU computes combination c's U (its width entries) from its zone
+// sums q and prefix sums lam (Λ_c, l+1 entries): U = q − δ·Λ_c(a) on the
+// left of a row with an edge at a, q + δ·Λ_c(b) on the right of one with
+// an edge at b, q where there is no edge.
+func (z *uleZones) prepareU(lam, q, u []float64) {
+	for j := range z.rows {
+		p := &z.rows[j]
+		o := z.off[j]
+		for r, w := range p.rows {
+			x := &z.zone[j][r]
+			ul, ur := q[o+2*r], q[o+2*r+1]
+			if x.c[0] >= 0 {
+				ul -= w.delta * lam[w.a]
+			}
+			if x.c[1] >= 0 {
+				ur += w.delta * lam[w.b]
+			}
+			u[o+2*r], u[o+2*r+1] = ul, ur
+		}
+	}
+}
+
+// foldU moves the weights uw of combination c's U references into its zone
+// weights qw (both its width entries) and its difference array (tmp,
+// which holds +Δ_c): the edge at a of a row takes −δ·W there, the one at b
+// +δ·W, so Δ_c takes +δ·W at a and −δ·W at b.
+func (z *uleZones) foldU(uw, qw, tmp []float64) {
+	for j := range z.rows {
+		p := &z.rows[j]
+		o := z.off[j]
+		for r, w := range p.rows {
+			wl, wr := uw[o+2*r], uw[o+2*r+1]
+			if wl == 0 && wr == 0 {
+				continue
+			}
+			x := &z.zone[j][r]
+			qw[o+2*r] += wl
+			qw[o+2*r+1] += wr
+			if x.c[0] >= 0 {
+				tmp[w.a] += w.delta * wl
+			}
+			if x.c[1] >= 0 {
+				tmp[w.b] -= w.delta * wr
+			}
+		}
+	}
+}
+
 // spread adds the weights qw of combination c over the zones' bins of
 // expl (length l).
 func (z *uleZones) spread(c int, qw, expl []float64) {
@@ -126,8 +191,9 @@ func (z *uleZones) spread(c int, qw, expl []float64) {
 }
 
 // vector builds vector k's zone program, appending its breakpoints and
-// zone references to pr; it returns false (and appends nothing) if a zone
-// meets another row's zone or plateau edge.
+// zone references (or, merged, its U references) to pr; it returns false
+// (and appends nothing) if a zone meets another row's zone or plateau
+// edge.
 func (z *uleZones) vector(d *uleData, k int, pr *uleProgram) bool {
 	S := d.S
 	if S > 64 {
@@ -174,6 +240,39 @@ func (z *uleZones) vector(d *uleData, k int, pr *uleProgram) bool {
 	slices.Sort(es)
 	es = slices.Compact(es)
 	l := len(d.comboL[c])
+	if z.merge && len(es) == ne {
+		// Every edge at its own bin: the merged program.
+		pr.bpPos = append(pr.bpPos, 0, uint16(l))
+		pr.bpCoef = append(pr.bpCoef, -P(0), P(l-1))
+		for j := range S {
+			x := &z.zone[j][rows[j]]
+			for side, at := range [2]int{x.c[0], x.c[1]} {
+				zs := [2][2]int{{x.l0, x.l1}, {x.h0, x.h1}}[side]
+				if at < 0 { // no edge: the zone alone, if any
+					if zs[0] >= zs[1] {
+						continue
+					}
+					at = zs[0]
+				}
+				m := 1.0
+				for i := range S {
+					if i == j {
+						continue
+					}
+					w := &z.rows[i].rows[rows[i]]
+					if int(w.a) <= at && at < int(w.b) {
+						m *= w.base + w.delta
+					} else {
+						m *= w.base
+					}
+				}
+				pr.uIdx = append(pr.uIdx, uint32(c*z.width+z.off[j]+int(rows[j])*2+side))
+				pr.uM = append(pr.uM, m)
+			}
+		}
+		pr.merged++
+		return true
+	}
 	prev := 0.0 // the value left of the breakpoint (0 left of 0)
 	for i := 0; i <= len(es); i++ {
 		pos := 0
