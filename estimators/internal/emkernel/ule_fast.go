@@ -574,18 +574,20 @@ func (e *uleFast) merged(s *uleFastSlot, ll *emLLAcc, k int) {
 // uleProgram is the merge of every vector handled alone, compiled once:
 // vector k's runs enter D as Σ coef·Λ_c(pos) over its breakpoints (a run
 // [a, b) of value C gives -C at a and +C at b, one coefficient where runs
-// meet), its explicit bins as Σ val·θ_t·L_c(t), and its zone references
-// (ule_zone.go) as Σ M·q. (Breakpoints at 0 add nothing to D, Λ_c(0) = 0,
-// but start their runs in the accumulation.)
+// meet), its explicit bins as Σ val·θ_t·L_c(t), its zone references
+// (ule_zone.go) as Σ M·q, and a merged zone program's U references as
+// Σ M·U. (Breakpoints at 0 add nothing to D, Λ_c(0) = 0, but start their
+// runs in the accumulation.)
 //
-// All three are entries (idx, coef) of one program, entries
+// All are entries (idx, coef) of one program, entries
 // entOff[k]:entOff[k+1], breakpoints first, then explicit bins, then zone
-// references (the order of the sum D): idx indexes the combination's
-// table uleFast.tab[c], where Λ_c is at 0…l, θ·L_c at l+1…2l and the zone
-// sums after them, and the same index of the slot's accumulator cacc[c]
-// (−Δ_c, E_c, zone weights) takes w_k·coef. One loop for D and one for the
-// accumulation per vector, and 10 bytes per entry, keep the kernel (which
-// streams the programs, 10⁶ vectors of 20–30 entries at m = 9–15) short.
+// and U references (the order of the sum D): idx indexes the
+// combination's table uleFast.tab[c], where Λ_c is at 0…l, θ·L_c at
+// l+1…2l, the zone sums q and then U after them, and the same index of the
+// slot's accumulator cacc[c] (−Δ_c, E_c, zone and U weights) takes
+// w_k·coef. One loop for D and one for the accumulation per vector, and
+// 10 bytes per entry, keep the kernel (which streams the programs, 10⁶
+// vectors of 6–18 entries at m = 6–15) short.
 type uleProgram struct {
 	entOff   []uint32
 	entIdx   []uint16
