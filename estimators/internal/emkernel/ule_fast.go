@@ -120,10 +120,12 @@ type uleBin struct {
 }
 
 // newULEFast prepares the fast route. kernel forces a kernel (tests):
-// "merged" (merged anew in every pass), "compiled" (zone programs where
-// they apply), "explicit" (compiled, no zone programs), "grouped" (generic
-// pieces), "band", "pair", or "" (the pair kernel where it applies, else by
-// group size, with the vectors handled alone compiled).
+// "merged" (merged anew in every pass), "compiled" (merged zone programs,
+// or zone programs, where they apply), "zoned" (compiled, zone programs
+// but none merged), "explicit" (compiled, no zone programs), "grouped"
+// (generic pieces), "band", "pair", "pairgrid", or "" (the pair kernel
+// where it applies, else by group size, with the vectors handled alone
+// compiled).
 func newULEFast(d *uleData, workers int, kernel string) *uleFast {
 	l := d.lay.l
 	e := &uleFast{d: d, l: l, workers: workers, kernel: kernel, gmin: max(2, l/uleGroupMinDiv)}
