@@ -38,7 +38,8 @@ import "slices"
 // zone programs). It sums D_k in another order than the zone program (the
 // results move by rounding).
 
-// The q table has combinations × Σ_j rows × 2 entries, and every
+// The q table has combinations × Σ_j rows × 2 entries (the sum over
+// services with distinct rows: those with the same share theirs), and every
 // iteration computes and spreads all of them (a few operations each), so
 // zones pay only where the table is small against the number of distinct
 // vectors: it may have up to uleZoneSmall entries (the only rule before
@@ -59,6 +60,7 @@ type uleZones struct {
 	rows  []pairRows   // per segment service, its band rows
 	zone  [][]pairZone // per segment service and row, its zones and edges
 	off   []int        // per segment service, its offset in a combination's part of q
+	own   []bool       // per segment service: whether it owns its part (false: an earlier service's with the same rows)
 	width int          // entries per combination: index c·width + off + r·2 + side
 	size  int
 	merge bool // build merged zone programs where they apply
@@ -80,7 +82,23 @@ func newULEZones(e *uleFast) *uleZones {
 		pr := newPairRows(p.band)
 		z.rows = append(z.rows, pr)
 		z.zone = append(z.zone, pairZones(&pr, e.l))
+		// Services with the same rows (the same mechanism and budget, as
+		// in every m ≥ 6 cell of Table 1) share their part: the same
+		// zone sums and U, and one weight per row, spread once.
+		shared := -1
+		for k, q := range z.rows[:len(z.rows)-1] {
+			if z.own[k] && q.e == pr.e && slices.Equal(q.rows, pr.rows) && slices.Equal(q.ramp, pr.ramp) {
+				shared = k
+				break
+			}
+		}
+		if shared >= 0 {
+			z.off = append(z.off, z.off[shared])
+			z.own = append(z.own, false)
+			continue
+		}
 		z.off = append(z.off, z.width)
+		z.own = append(z.own, true)
 		z.width += len(pr.rows) * 2
 	}
 	z.size = C * z.width
@@ -95,6 +113,9 @@ func newULEZones(e *uleFast) *uleZones {
 func (z *uleZones) prepare(c int, tlpad, qc []float64) {
 	const M = trBandMaxEh
 	for j := range z.rows {
+		if !z.own[j] {
+			continue
+		}
 		p := &z.rows[j]
 		E := p.e
 		n := len(p.rows)
@@ -120,6 +141,9 @@ func (z *uleZones) prepare(c int, tlpad, qc []float64) {
 // an edge at b, q where there is no edge.
 func (z *uleZones) prepareU(lam, q, u []float64) {
 	for j := range z.rows {
+		if !z.own[j] {
+			continue
+		}
 		p := &z.rows[j]
 		o := z.off[j]
 		for r, w := range p.rows {
@@ -142,6 +166,9 @@ func (z *uleZones) prepareU(lam, q, u []float64) {
 // +δ·W, so Δ_c takes +δ·W at a and −δ·W at b.
 func (z *uleZones) foldU(uw, qw, tmp []float64) {
 	for j := range z.rows {
+		if !z.own[j] {
+			continue
+		}
 		p := &z.rows[j]
 		o := z.off[j]
 		for r, w := range p.rows {
@@ -167,6 +194,9 @@ func (z *uleZones) foldU(uw, qw, tmp []float64) {
 func (z *uleZones) spread(c int, qw, expl []float64) {
 	l := len(expl)
 	for j := range z.rows {
+		if !z.own[j] {
+			continue
+		}
 		p := &z.rows[j]
 		E := p.e
 		n := len(p.rows)
