@@ -175,6 +175,13 @@ func uleFloorPerIter(K int) float64 {
 		}
 		sums[s] += sum
 	}
+	return floorPassSeconds(ns, pass)
+}
+
+// floorPassSeconds returns the mean wall time of a pass of pass over ns
+// slots on GOMAXPROCS workers (20 passes after one to warm up): the
+// floors' timing.
+func floorPassSeconds(ns int, pass func(slot int)) float64 {
 	const passes = 20
 	emForSlots(ns, runtime.GOMAXPROCS(0), pass) // warm up
 	start := time.Now()
@@ -241,13 +248,7 @@ func uleFloorPerIterS(K, S int) float64 {
 		}
 		sums[s] += sum
 	}
-	const passes = 20
-	emForSlots(ns, runtime.GOMAXPROCS(0), pass) // warm up
-	start := time.Now()
-	for range passes {
-		emForSlots(ns, runtime.GOMAXPROCS(0), pass)
-	}
-	return time.Since(start).Seconds() / passes
+	return floorPassSeconds(ns, pass)
 }
 
 // BenchmarkULE1M is ULE at n = 1M, m = 3, for ε = 0.1, ..., 0.6 (the
