@@ -175,14 +175,14 @@ func TestFieldLabel(t *testing.T) {
 	}
 	for metric, want := range map[string]string{
 		"worst_case_ratio": "worst case variance over that of a reference mechanism at the same ε",
-		"rmse":             "√(mean squared error (est − truth)² of a scalar estimate)",
+		"rmse":             "√(mean squared error (est − truth)² of the estimate)",
 		"no-such-metric":   "no-such-metric",
 	} {
 		if got := metricLabel(metric); got != want {
 			t.Errorf("metricLabel(%q) = %q, want %q", metric, got, want)
 		}
 	}
-	if got := fmt.Sprint(metricWhat("rmse", "20 trials")); got != "the square root of the mean over 20 trials of squared error (est − truth)² of a scalar estimate" {
+	if got := fmt.Sprint(metricWhat("rmse", "20 trials")); got != "the square root of the mean over 20 trials of squared error (est − truth)² of the estimate" {
 		t.Errorf("metricWhat(rmse) = %q", got)
 	}
 }

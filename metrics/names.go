@@ -44,8 +44,8 @@ var Derived = []DerivedMetric{
 }
 
 var descriptions = map[string]string{
-	"mse":                 "squared error (est − truth)² of a scalar estimate; its mean over trials is the MSE",
-	"abs":                 "absolute error |est − truth| of a scalar estimate",
+	"mse":                 "squared error (est − truth)² of the estimate; its mean over trials is the MSE (mean-md averages it over the d coordinates, central-mean over a batch of runs)",
+	"abs":                 "absolute error |est − truth| of the estimate; mean-md averages it over the d coordinates",
 	"scaled-abs":          "absolute error divided by a recorded scale (domain width or |truth|)",
 	"w1":                  "Wasserstein-1 on the data domain: Σ |CDF_est − CDF_true| · bin width",
 	"js-div":              "Jensen–Shannon divergence, natural log, no square root, in [0, ln 2]",
