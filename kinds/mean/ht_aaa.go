@@ -78,10 +78,11 @@ func aaaPrepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun
 	return r, nil
 }
 
-// aaaTheory returns the subset-mean approximation of the MSE (see above).
+// aaaTheory returns the subset-mean approximation of the MSE (see above):
+// aaaTheoryFor the noise law solved for the data's expected rounded
+// histogram.
 func aaaTheory(p *aaa.Protocol, xs []float64) (float64, bool, error) {
-	cfg := p.Config()
-	m := cfg.Bins
+	m := p.Config().Bins
 	h := 2 / float64(m-1)
 	prior := make([]float64, m)
 	for _, x := range xs { // the expected rounded histogram
@@ -95,6 +96,18 @@ func aaaTheory(p *aaa.Protocol, xs []float64) (float64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	v, ok := aaaTheoryFor(p, xs, mech)
+	return v, ok, nil
+}
+
+// aaaTheoryFor returns the formula above with phase 2 run by mech. At
+// dim = 1 with the dataset split (every record reports, and the phases
+// are the first tenth of the data and the rest) its mean over the laws a
+// run can solve is the exact MSE: phase 2's reports are unbiased given the
+// law, so the cross terms vanish (TestAAATheory). aaaTheory takes the
+// law solved for the data instead of for a phase-1 estimate.
+func aaaTheoryFor(p *aaa.Protocol, xs []float64, mech *aaa.Phase2) (float64, bool) {
+	cfg := p.Config()
 	n := float64(len(xs))
 	n1 := int(cfg.Split * n)
 	stats := func(s []float64, w float64, v func(float64) float64) (mean, sq, vsum float64) {
@@ -121,7 +134,7 @@ func aaaTheory(p *aaa.Protocol, xs []float64) (float64, bool, error) {
 			bias2 = (mean2 - mu) * (mean2 - mu)
 		}
 		s2var := sq2 - mean2*mean2
-		return bias2 + (v2/float64(len(s2))+(1-n2/float64(len(s2)))*s2var)/n2, true, nil
+		return bias2 + (v2/float64(len(s2))+(1-n2/float64(len(s2)))*s2var)/n2, true
 	default:
 		hm := p.HMNP()
 		var vsum float64
@@ -135,7 +148,7 @@ func aaaTheory(p *aaa.Protocol, xs []float64) (float64, bool, error) {
 			vsum = a + b
 		}
 		mean, sq, _ := stats(xs, 0, mech.Variance)
-		return (vsum/n + (1-kept/n)*(sq-mean*mean)) / kept, true, nil
+		return (vsum/n + (1-kept/n)*(sq-mean*mean)) / kept, true
 	}
 }
 
