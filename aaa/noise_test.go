@@ -250,3 +250,59 @@ func TestNoiseHandDerived(t *testing.T) {
 		t.Errorf("optimum %.12g, want 8 (tails closed %v)", nz.Objective, nz.TailsClosed)
 	}
 }
+
+// emptyBinsPrior is an AAA phase-1 estimate (GRR at ε = 1, 5,000 users)
+// with two empty bins side by side: its programme with the tails open puts
+// mass on tail positions, and the one with the tails closed does not
+// converge at any step fraction while those bins weigh 0.
+var emptyBinsPrior = []float64{0.029088068700732595, 0.04794721637880361, 0, 0, 0.03327899040697056,
+	0.08147459002870755, 0.02280168614137557, 0.08566551173494559, 0.02280168614137557,
+	0.0605199814975176, 0.06471090320375557, 0.03327899040697056, 0.1275747287973256,
+	0.08776097258806458, 0.1380520330629206, 0.11709742453173058, 0.04794721637880361}
+
+// TestNoiseEmptyBins: SolveNoise solves emptyBinsPrior at ε = 1 by giving
+// its empty bins the least weight of priorFloors that solves (1e-5), and
+// says so (PriorFloor, Cfg.Prior); the law passes every check of
+// TestNoiseChecks, and its objective is within 1e-5 (relative) of the
+// programme solved with those bins at 1e-12 (3.885416…), the nearest the
+// solver gets to the prior asked. Without the floors it fails, as it did;
+// a prior without empty bins is solved as it is (PriorFloor 0).
+func TestNoiseEmptyBins(t *testing.T) {
+	nz, err := SolveNoise(NoiseConfig{Eps: 1, Prior: emptyBinsPrior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nz.PriorFloor != priorFloors[0] || nz.Cfg.Prior[2] != nz.Cfg.Prior[3] || !(nz.Cfg.Prior[2] > 0) {
+		t.Errorf("PriorFloor %v, solved for prior[2:4] = %v", nz.PriorFloor, nz.Cfg.Prior[2:4])
+	}
+	if err := nz.Cert.OK(nil); err != nil || nz.MaxRatioViolation > RatioTol || nz.MaxBias > 1e-9 {
+		t.Errorf("cert %v, ratio %.3g, bias %.3g", err, nz.MaxRatioViolation, nz.MaxBias)
+	}
+	if a := NewPhase2(nz).AuditedEpsilon(); a > 1+1e-9 {
+		t.Errorf("released law spends ε = %.12g", a)
+	}
+	for i, row := range nz.Law {
+		s := 0.0
+		for _, v := range row {
+			s += v
+		}
+		if math.Abs(s-1) > 1e-12 {
+			t.Errorf("row %d sums to %v", i, s)
+		}
+	}
+	near := append([]float64(nil), emptyBinsPrior...)
+	near[2], near[3] = 1e-12, 1e-12
+	ref, err := SolveNoise(NoiseConfig{Eps: 1, Prior: near})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.PriorFloor != 0 || math.Abs(nz.Objective-ref.Objective) > 1e-5*ref.Objective {
+		t.Errorf("objective %.10g (floor %v) against %.10g (floor %v)", nz.Objective, nz.PriorFloor, ref.Objective, ref.PriorFloor)
+	}
+	saved := priorFloors
+	priorFloors = nil
+	defer func() { priorFloors = saved }()
+	if _, err := SolveNoise(NoiseConfig{Eps: 1, Prior: emptyBinsPrior}); err == nil {
+		t.Error("solved without the floors: the test no longer covers them")
+	}
+}
