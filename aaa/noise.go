@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/ldpbench/ldpbench/lp"
 )
@@ -300,14 +299,15 @@ func SolveNoise(cfg NoiseConfig) (*Noise, error) {
 	// the least of priorFloors that solves: the law is still checked
 	// exactly, and optimal for a prior within the floor of the one asked.
 	// Programmes that solve as they are never reach this.
+	empty := countZeros(c.Prior)
 	for _, floor := range priorFloors {
-		if err == nil || !slices.Contains(c.Prior, 0) {
+		if err == nil || empty == 0 {
 			break
 		}
 		fc := c
 		fc.Prior = make([]float64, len(c.Prior))
 		for i, v := range c.Prior {
-			fc.Prior[i] = max(v, floor) / (1 + floor*float64(countZeros(c.Prior)))
+			fc.Prior[i] = max(v, floor) / (1 + floor*float64(empty)) // still sums to 1
 		}
 		if fnz, ferr := solve(fc); ferr == nil {
 			nz, err = fnz, nil
