@@ -81,3 +81,30 @@ func TestLogGuardNothingLeft(t *testing.T) {
 		t.Errorf("a failed render left %d files in %s", len(entries), filepath.Base(dir))
 	}
 }
+
+// TestClampWarningsCounted: many clamped bounds make one warning that
+// counts them and names the first, not one line each (a quick run clamps
+// hundreds); the count is the figure's Clamped. Catches a warning per
+// point, a count off by one, and the first bound lost.
+func TestClampWarningsCounted(t *testing.T) {
+	s := logSummaries()
+	s[3].CILo = -0.0005 // a second clamped bound, in series pm at x=4
+	s = append(s, sum("b", "pm", 2, "mse", 0.01, 0.005))
+	s[len(s)-1].CILo = -1 // a third, in panel b
+	var warnings []string
+	warnf := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
+	spec := Spec{Name: "many", Metric: "mse", X: "eps", Series: "method", Panel: "dataset", LogY: true, Formats: []string{"svg"}}
+	if _, err := Render(s, spec, t.TempDir(), WithWarnf(warnf)); err != nil {
+		t.Fatal(err)
+	}
+	var clamps []string
+	for _, w := range warnings {
+		if strings.Contains(w, "clamped") {
+			clamps = append(clamps, w)
+		}
+	}
+	want := `figure "many": 3 CI lower bounds ≤ 0 clamped to their panel's smallest positive value on log y; the first: panel "a", series "pm", x=2: CI lower bound -0.002 ≤ 0 clamped to 0.004 on log y`
+	if len(clamps) != 1 || clamps[0] != want {
+		t.Errorf("clamp warnings:\n%s\nwant one:\n%s", strings.Join(clamps, "\n"), want)
+	}
+}

@@ -26,9 +26,12 @@ type Figure struct {
 	MinCount, MaxCount int
 	// Dropped counts points left out (non-finite, or ≤ 0 on a log axis);
 	// Clamped counts CI lower bounds ≤ 0 raised to the smallest positive
-	// value of their panel on a log y axis. Warnings say which, one per
-	// point.
+	// value of their panel on a log y axis. Warnings say which: one per
+	// dropped point, and one for all the clamped bounds (a quick run's
+	// wide intervals clamp hundreds), naming the first.
 	Dropped, Clamped int
+	// firstClamp describes the first clamped bound, for that warning.
+	firstClamp string
 	// NoCI counts the points drawn without a confidence interval because
 	// they have fewer than two trials; Constant counts those whose metric
 	// took the same value in every trial (sd = 0), which have no interval
@@ -299,6 +302,12 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		fig.guard(p)
 		fig.guardBoxes(p)
 	}
+	switch {
+	case fig.Clamped == 1:
+		fig.warnf("%s", fig.firstClamp)
+	case fig.Clamped > 1:
+		fig.warnf("%d CI lower bounds ≤ 0 clamped to their panel's smallest positive value on log y; the first: %s", fig.Clamped, fig.firstClamp)
+	}
 	fig.Panels = slices.DeleteFunc(fig.Panels, func(p Panel) bool {
 		if len(p.Series) == 0 {
 			fig.warnf("panel %q: nothing left to draw", p.Value)
@@ -520,8 +529,9 @@ func (f *Figure) guard(p *Panel) {
 			s := &p.Series[i]
 			for j := range s.Points {
 				if pt := &s.Points[j]; pt.Lo <= 0 {
-					f.Clamped++
-					f.warnf("%s: CI lower bound %v ≤ 0 clamped to %v on log y", where(p.Value, s.Value, pt.X), pt.Lo, smallest)
+					if f.Clamped++; f.Clamped == 1 {
+						f.firstClamp = fmt.Sprintf("%s: CI lower bound %v ≤ 0 clamped to %v on log y", where(p.Value, s.Value, pt.X), pt.Lo, smallest)
+					}
 					pt.Lo = smallest
 				}
 			}
