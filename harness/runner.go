@@ -77,16 +77,19 @@ type Options struct {
 
 // Result says what a run produced.
 type Result struct {
-	OutDir     string
-	Cells      int
-	Trials     int // trials run by this call (not resumed or reused ones)
-	Resumed    int // cells taken from an interrupted run
-	UpToDate   bool
-	Skipped    bool // every dataset's file was absent; nothing was run or written
-	Figures    []string
-	Tables     []string // the tables' CSV and Markdown files
-	Summaries  []results.Summary
-	SpecCopied string
+	OutDir   string
+	Cells    int
+	Trials   int // trials run by this call (not resumed or reused ones)
+	Resumed  int // cells taken from an interrupted run
+	UpToDate bool
+	Skipped  bool // every dataset's file was absent; nothing was run or written
+	// SkippedData names the datasets whose files were absent, as
+	// "name (file)": the whole run's when Skipped, else the ones left out.
+	SkippedData []string
+	Figures     []string
+	Tables      []string // the tables' CSV and Markdown files
+	Summaries   []results.Summary
+	SpecCopied  string
 }
 
 // cellState is the runner's book-keeping for one cell.
@@ -153,7 +156,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		// Not an error: `make figures` runs every spec, and a spec on data
 		// that is not fetched yet is skipped as a whole.
 		logf("%s: nothing to run: every dataset was skipped", s.Name)
-		return &Result{OutDir: opt.OutDir, Skipped: true}, nil
+		return &Result{OutDir: opt.OutDir, Skipped: true, SkippedData: skipped}, nil
 	}
 	specs := make([]*experiment.CellSpec, len(cells))
 	for i, c := range cells {
@@ -198,7 +201,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		cells, specs = keepCells, keepSpecs
 		header += opt.Shard.suffix()
 	}
-	res := &Result{OutDir: opt.OutDir, Cells: len(cells)}
+	res := &Result{OutDir: opt.OutDir, Cells: len(cells), SkippedData: skipped}
 	rowsPath := filepath.Join(opt.OutDir, RowsFile)
 	partialPath := filepath.Join(opt.OutDir, PartialFile)
 
@@ -623,15 +626,18 @@ func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, .
 	return err
 }
 
-// copySpec writes the spec file, as it is, into dir (a spec built in Go,
-// without a file, has none).
+// copySpec writes the spec's text, as it was read, into dir (a spec built
+// in Go, without a file, has none).
 func copySpec(s *Spec, dir string, res *Result) error {
-	if s.Path == "" {
-		return nil
-	}
-	raw, err := os.ReadFile(s.Path)
-	if err != nil {
-		return err
+	raw := s.raw
+	if raw == nil {
+		if s.Path == "" {
+			return nil
+		}
+		var err error
+		if raw, err = os.ReadFile(s.Path); err != nil {
+			return err
+		}
 	}
 	res.SpecCopied = filepath.Join(dir, SpecFile)
 	return results.WriteFileAtomic(res.SpecCopied, func(w *bufio.Writer) error {

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -48,8 +47,13 @@ type Spec struct {
 	// row.
 	Claims []Claim `toml:"claims" json:"-"`
 
-	// Path is the file the spec was read from ("" for a Go value).
+	// Path is the file the spec was read from ("" for a Go value); a
+	// shipped spec read from the binary (OpenSpec) is named
+	// "runs/<name>.toml (shipped)".
 	Path string `toml:"-" json:"-"`
+	// raw is the text the spec was decoded from, copied as it is into
+	// the output directory.
+	raw []byte
 }
 
 // Axes are the swept parameters. Every combination is a cell, for every
@@ -83,11 +87,22 @@ func LoadSpec(path string) (*Spec, error) {
 }
 
 func loadSpec(path string) (*Spec, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	return parseSpec(path, raw)
+}
+
+// parseSpec decodes and validates the TOML text raw; path names it in
+// errors.
+func parseSpec(path string, raw []byte) (*Spec, error) {
+	text := string(raw)
 	// First as plain data: only syntax can fail, and the keys are checked
 	// in file order (checkKeys), so that the error is always the first
 	// problem of the file.
 	var doc map[string]any
-	md, err := toml.DecodeFile(path, &doc)
+	md, err := toml.Decode(text, &doc)
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
@@ -99,7 +114,7 @@ func loadSpec(path string) (*Spec, error) {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
 	var s Spec
-	md, err = toml.DecodeFile(path, &s)
+	md, err = toml.Decode(text, &s)
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
@@ -111,7 +126,7 @@ func loadSpec(path string) (*Spec, error) {
 	var signed struct {
 		Seed int64 `toml:"seed"`
 	}
-	if _, err := toml.DecodeFile(path, &signed); err == nil && signed.Seed < 0 {
+	if _, err := toml.Decode(text, &signed); err == nil && signed.Seed < 0 {
 		return nil, fmt.Errorf("spec %s: key \"seed\": must be ≥ 0, got %d", path, signed.Seed)
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
@@ -121,7 +136,7 @@ func loadSpec(path string) (*Spec, error) {
 		}
 		return nil, fmt.Errorf("spec %s: unknown key %s", path, strings.Join(keys, ", "))
 	}
-	s.Path = path
+	s.Path, s.raw = path, raw
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -414,49 +429,4 @@ func (s *Spec) Hash() string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
-}
-
-// FindSpec resolves a spec argument: a path to a file, or the name of a spec
-// in runs/ (with or without .toml).
-func FindSpec(arg string) (string, error) {
-	if _, err := os.Stat(arg); err == nil {
-		return arg, nil
-	}
-	name := strings.TrimSuffix(filepath.Base(arg), ".toml") + ".toml"
-	for _, dir := range []string{"runs", filepath.Join(moduleRoot(), "runs")} {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("spec %q: no such file, and no runs/%s (try `ldpbench list specs`)", arg, name)
-}
-
-// moduleRoot returns the nearest directory upwards holding go.mod, or ".".
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "."
-		}
-		dir = parent
-	}
-}
-
-// ListSpecs returns the spec files in runs/.
-func ListSpecs() ([]string, error) {
-	for _, dir := range []string{"runs", filepath.Join(moduleRoot(), "runs")} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
-		if err == nil && len(files) > 0 {
-			return files, nil
-		}
-	}
-	return nil, nil
 }

@@ -235,6 +235,16 @@ func equalNaN(a, b reflect.Value) bool {
 	case reflect.Float32, reflect.Float64:
 		x, y := a.Float(), b.Float()
 		return x == y || (math.IsNaN(x) && math.IsNaN(y))
+	// Read by kind, not through Interface, which an unexported field
+	// (Spec's text) refuses.
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return a.Uint() == b.Uint()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.String:
+		return a.String() == b.String()
 	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()

@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ldpbench/ldpbench/aaa"
@@ -23,50 +19,40 @@ import (
 // summary on stdout.
 //
 // Exit status: 0 whatever the verdicts, by default: a violation is a
-// finding to read (the paper's Group NPRR is one, ERRATA E2.1), not a
+// finding to read (the paper's Group NPRR is one, erratum E2.1), not a
 // failure of the command. With --strict (for CI) a violation by a
-// mechanism that is not marked as a known erratum is an error (exit 2),
+// mechanism that is not marked as a known erratum exits 1 (errFound),
 // after the files are written.
-func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	mechList := fs.String("mech", "", "comma-separated mechanisms (default: all; see the error of an unknown name for the list)")
-	epsList := fs.String("eps", "0.5,1,2,4", "comma-separated privacy budgets")
-	out := fs.String("out", filepath.Join("out", "audit"), "output directory")
-	mc := fs.Int("mc", 200_000, "Monte Carlo reports per input for every mechanism; 0: only for mechanisms that expose no law")
-	alpha := fs.Float64("alpha", 1e-3, "error probability of all the Monte Carlo lower bounds of the run together (split evenly over them)")
-	seed := fs.Uint64("seed", 1, "seed of the Monte Carlo reports")
-	strict := fs.Bool("strict", false, "fail when a mechanism not marked as a known erratum violates its claimed ε")
-	pos, err := parse(fs, args)
+func cmdAudit(ctx context.Context, c *cli, args []string) error {
+	fs := c.flags("audit")
+	mechs := addMech(fs)
+	eps := addEps(fs, 0.5, 1, 2, 4)
+	out := fs.String("out", filepath.Join("out", "audit"), "output `directory`")
+	mc := fs.Int("mc", 200_000, "Monte Carlo `reports` per input for every mechanism; 0: only for mechanisms that expose no law")
+	alpha := fs.Float64("alpha", 1e-3, "error `probability` of all the Monte Carlo lower bounds of the run together (split evenly over them)")
+	seed := addSeed(fs, 1, "`seed` of the Monte Carlo reports")
+	strict := fs.Bool("strict", false, "exit 1 when a mechanism not marked as a known erratum violates its claimed ε")
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return fmt.Errorf("audit: unexpected argument %q", pos[0])
-	}
-	var names []string
-	if *mechList != "" {
-		for _, n := range strings.Split(*mechList, ",") {
-			names = append(names, strings.TrimSpace(n))
-		}
-	}
-	eps, err := parseEps(*epsList)
-	if err != nil {
+	if err := wantArgs("audit", pos, 0, 0, "no arguments"); err != nil {
 		return err
 	}
 	if *mc < 0 {
-		return fmt.Errorf("audit: --mc %d: must be ≥ 0", *mc)
+		return usageErrorf("audit", "--mc %d: must be ≥ 0", *mc)
 	}
 	if !(*alpha > 0 && *alpha < 1) {
-		return fmt.Errorf("audit: --alpha %v: must be in (0, 1)", *alpha)
+		return usageErrorf("audit", "--alpha %v: must be in (0, 1)", *alpha)
 	}
-	targets, err := auditTargets(names, eps)
+	stdout := c.stdout
+	targets, err := auditTargets(*mechs, *eps)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	rows, err := audit.Run(ctx, targets, audit.Options{
 		MC:   audit.MCConfig{N: *mc, Alpha: *alpha},
-		Seed: *seed,
+		Seed: seed.value,
 	})
 	if err != nil {
 		return err
@@ -89,7 +75,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, "  ", f)
 	}
 	if bad := audit.Unexpected(rows); *strict && len(bad) > 0 {
-		return fmt.Errorf("audit: %d violations by mechanisms not marked as known errata (see %s)", len(bad), csvPath)
+		return fmt.Errorf("audit: %d violations by mechanisms not marked as known errata (see %s): %w", len(bad), csvPath, errFound)
 	}
 	return nil
 }
@@ -154,21 +140,4 @@ func targetsWithAAA(names []string, eps []float64) ([]audit.Target, error) {
 		}
 	}
 	return ts, nil
-}
-
-// parseEps parses a comma-separated list of budgets, each finite and > 0.
-func parseEps(list string) ([]float64, error) {
-	var eps []float64
-	for _, f := range strings.Split(list, ",") {
-		f = strings.TrimSpace(f)
-		e, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("audit: --eps: %q is not a number", f)
-		}
-		if math.IsNaN(e) || math.IsInf(e, 0) || e <= 0 {
-			return nil, fmt.Errorf("audit: --eps: %v: must be finite and > 0", e)
-		}
-		eps = append(eps, e)
-	}
-	return eps, nil
 }

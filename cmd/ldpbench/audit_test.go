@@ -148,11 +148,12 @@ func TestAuditErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--mech", "pm,nope"}, `unknown mechanism "nope" (valid: `},
-		{[]string{"--eps", "1,abc"}, `--eps: "abc" is not a number`},
-		{[]string{"--eps", "0"}, "--eps: 0: must be finite and > 0"},
-		{[]string{"--eps", "-1"}, "--eps: -1: must be finite and > 0"},
-		{[]string{"--eps", "NaN"}, "--eps: NaN: must be finite and > 0"},
-		{[]string{"--eps", "+Inf"}, "--eps: +Inf: must be finite and > 0"},
+		{[]string{"--eps", "1,abc"}, `flag -eps: "abc" is not a number`},
+		{[]string{"--eps", "0"}, "flag -eps: 0: want a budget in [1e-06, 100]"},
+		{[]string{"--eps", "-1"}, "flag -eps: -1: want a budget in [1e-06, 100]"},
+		{[]string{"--eps", "NaN"}, "flag -eps: NaN: want a budget in [1e-06, 100]"},
+		{[]string{"--eps", "+Inf"}, "flag -eps: +Inf: want a budget in [1e-06, 100]"},
+		{[]string{"--seed", "-3"}, `flag -seed: want a non-negative integer below 2^64, got "-3"`},
 		{[]string{"--mc", "-1"}, "--mc -1: must be ≥ 0"},
 		{[]string{"--alpha", "1"}, "--alpha 1: must be in (0, 1)"},
 		{[]string{"extra"}, `unexpected argument "extra"`},

@@ -1,46 +1,45 @@
 package main
 
 import (
-	"flag"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/ldpbench/ldpbench/compare"
-	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 )
 
 // cmdCompare recomputes claims.csv from an output directory: its rows.csv
 // and the [[claims]] of its spec.toml copy (or of --spec, for claims
 // written after the run), without re-running anything.
-func cmdCompare(kinds experiment.Registry, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	specArg := fs.String("spec", "", "take the claims from this spec (a file or a name in runs/) instead of DIR/"+harness.SpecFile)
-	pos, err := parse(fs, args)
+func cmdCompare(_ context.Context, c *cli, args []string) error {
+	fs := c.flags("compare")
+	specArg := fs.String("spec", "", "take the claims from this `spec` (a file, a name in runs/ or a shipped one) instead of DIR/"+harness.SpecFile)
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("compare: want one output DIR, got %d arguments", len(pos))
+	if err := wantArgs("compare", pos, 1, 1, "one output DIR"); err != nil {
+		return err
 	}
+	kinds, stdout := c.kinds, c.stdout
 	dir := pos[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("compare: %s is not an output directory (run the spec first)", dir)
 	}
-	specPath := filepath.Join(dir, harness.SpecFile)
+	var spec *harness.Spec
 	if *specArg != "" {
-		if specPath, err = harness.FindSpec(*specArg); err != nil {
-			return err
-		}
+		spec, err = harness.OpenSpec(*specArg, c.shipped)
+	} else {
+		spec, err = harness.LoadSpec(filepath.Join(dir, harness.SpecFile))
 	}
-	spec, err := harness.LoadSpec(specPath)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
 	if len(spec.Claims) == 0 {
-		return fmt.Errorf("compare: %s has no [[claims]] (give --spec SPEC to take them from another spec)", specPath)
+		return fmt.Errorf("compare: %s has no [[claims]] (give --spec SPEC to take them from another spec)", spec.Path)
 	}
 	kind, err := spec.Check(kinds)
 	if err != nil {

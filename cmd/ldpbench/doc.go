@@ -1,22 +1,42 @@
-// Command ldpbench runs, re-draws and lists numerical local differential
-// privacy experiments.
+// Command ldpbench runs, re-draws and checks experiments of numerical local
+// differential privacy.
 //
 // Usage:
 //
-//	ldpbench list mechanisms|datasets|specs|kinds [-v]
-//	ldpbench theory [--mech a,b] [--eps 0.5,1,2]
-//	ldpbench run SPEC [--out DIR] [-j N] [--quick] [--seed S] [--fresh]
-//	ldpbench plot SPEC|DIR [--out DIR]
-//	ldpbench compare DIR [--spec SPEC]
-//	ldpbench audit [--mech a,b] [--eps 0.5,1,4] [--out DIR] [--mc N] [--alpha A] [--strict]
+//	ldpbench <command> [flags] [arguments]
 //
-// SPEC is a TOML file or the name of one in runs/. Results land in
+// The commands are:
+//
+//	run      run specs (a TOML file, or a name in runs/ or among the shipped specs) into out/<name>/
+//	plot     re-draw a finished run's figures and tables from its summary
+//	plan     estimate a spec's trials, CPU and wall time, and the shards that bring it under an hour
+//	merge    join the directories of 'run --shard i/N' into what one run would have written
+//	regress  check a finished run against its theory and its baseline (exit 1 if a cell moved)
+//	compare  recompute a finished run's claims.csv, the paper's stated ranges beside the measured ones
+//	audit    measure each mechanism's ε from its law (exit 1 under --strict if one exceeds its claim)
+//	theory   print each mechanism's worst-case variance at each ε, as CSV
+//	list     list the registered mechanisms, the datasets, the specs or the experiment kinds
+//	version  print the module version, VCS revision, modified flag and Go version
+//	help     print this usage, or a command's usage and flags
+//
+// Run 'ldpbench help <command>' for a command's usage and flags.
+//
+// Flags may be written -name or --name, before, between or after the
+// arguments, and mean the same in every command: --seed is an unsigned
+// integer, --quick and --full pick the spec's scale (full, the paper's, by
+// default), --eps is a comma-separated list of budgets.
+//
+// SPEC is a TOML file, or the name of a spec in runs/ (of the working
+// directory, else of the module root), else of one of the shipped specs,
+// which the binary carries embedded: after go install, 'ldpbench run
+// mean-synthetic --quick' works in any directory. Results land in
 // out/<spec name>/ unless --out says otherwise: rows.csv (one row per cell,
 // trial and metric), summary.csv (mean, sd, se, 95% CI and theory per cell
-// and metric), spec.toml (a copy) and the figures as SVG and PNG; a spec with
-// [[claims]] also gets claims.csv, the paper's stated improvement ranges
-// beside the measured ones, which compare recomputes from DIR alone. audit
-// measures every registered mechanism's ε from its law (exact enumeration,
-// exact densities, or a Monte Carlo lower bound) into out/audit/audit.csv
-// and a figure of claimed against audited ε.
+// and metric), spec.toml (a copy), the figures as SVG and PNG, the tables,
+// and for a spec with [[claims]] claims.csv. Several SPECs (make figures)
+// print one line each and end with out/index.md.
+//
+// Exit status, for every command: 0 when it did what was asked; 1 when a
+// check ran and found something (regress: a cell moved; audit --strict: a
+// violation); 2 for a usage error or a failure to run.
 package main

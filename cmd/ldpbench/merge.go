@@ -1,28 +1,27 @@
 package main
 
 import (
-	"flag"
+	"context"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/ldpbench/ldpbench/compare"
-	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 )
 
-// cmdMerge joins the outputs of `ldpbench run SPEC --shard i/N` (one
+// cmdMerge joins the outputs of 'ldpbench run SPEC --shard i/N' (one
 // directory per shard, on any machines) into OUT: the rows, summary,
 // figures, tables and claims a single run would have written.
-func cmdMerge(kinds experiment.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	pos, err := parse(fs, args)
+func cmdMerge(_ context.Context, c *cli, args []string) error {
+	fs := c.flags("merge")
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) < 2 {
-		return fmt.Errorf("merge: want OUT and at least one SHARD_DIR, got %d arguments", len(pos))
+	if err := wantArgs("merge", pos, 2, -1, "OUT and at least one SHARD_DIR"); err != nil {
+		return err
 	}
+	kinds, stdout, stderr := c.kinds, c.stdout, c.stderr
 	res, err := harness.Merge(kinds, pos[0], pos[1:], harness.MergeOptions{Log: stderr})
 	if err != nil {
 		return err

@@ -2,51 +2,49 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"time"
 
-	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 )
 
 // cmdPlan prints a spec's cells, trials and estimated cost, from a short
 // calibration, and the shard count that brings it under an hour.
-func cmdPlan(ctx context.Context, kinds experiment.Registry, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	full := fs.Bool("full", false, "the spec's full (paper) scale; default its [quick] scale")
-	budget := fs.Duration("calibrate", 20*time.Second, "CPU time the calibration may take")
-	calN := fs.Int("calibration-n", 20000, "largest n at which a cell is timed (larger ones are scaled by cost)")
-	cores := fs.Int("cores", 2, "cores per machine, for the wall times")
+func cmdPlan(ctx context.Context, c *cli, args []string) error {
+	fs := c.flags("plan")
+	scale := addScale(fs)
+	budget := fs.Duration("calibrate", 20*time.Second, "CPU `time` the calibration may take")
+	calN := fs.Int("calibration-n", 20000, "largest `n` at which a cell is timed (larger ones are scaled by cost)")
+	cores := fs.Int("cores", 2, "`cores` per machine, for the wall times")
 	verbose := fs.Bool("v", false, "list every cell's estimate")
-	pos, err := parse(fs, args)
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("plan: want one SPEC, got %d arguments", len(pos))
+	if err := wantArgs("plan", pos, 1, 1, "one SPEC"); err != nil {
+		return err
+	}
+	quick, err := scale.isQuick("plan")
+	if err != nil {
+		return err
 	}
 	if *cores < 1 {
-		return fmt.Errorf("plan: --cores %d: want ≥ 1", *cores)
+		return usageErrorf("plan", "--cores %d: want ≥ 1", *cores)
 	}
-	path, err := harness.FindSpec(pos[0])
+	spec, err := harness.OpenSpec(pos[0], c.shipped)
 	if err != nil {
 		return err
 	}
-	spec, err := harness.LoadSpec(path)
-	if err != nil {
-		return err
-	}
-	r, err := harness.Budget(ctx, kinds, spec, harness.BudgetOptions{Quick: !*full, CalibrationN: *calN, CalibrationTime: *budget, Cores: *cores})
+	stdout := c.stdout
+	r, err := harness.Budget(ctx, c.kinds, spec, harness.BudgetOptions{Quick: quick, CalibrationN: *calN, CalibrationTime: *budget, Cores: *cores})
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	scale := "full scale"
-	if !*full {
-		scale = "quick scale (--full: the paper's)"
+	scaleText := "full scale (--quick: the spec's [quick] scale)"
+	if quick {
+		scaleText = "quick scale"
 	}
-	fmt.Fprintf(stdout, "%s, %s: %d cells × %d trials = %d trials\n", r.Spec, scale, r.Cells, r.Trials, r.Cells*r.Trials)
+	fmt.Fprintf(stdout, "%s, %s: %d cells × %d trials = %d trials\n", r.Spec, scaleText, r.Cells, r.Trials, r.Cells*r.Trials)
 	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d, in %.1f CPU-s; larger n scaled by the kind's cost model (experiment.CostEstimator) or else by n^b, b timed at %d and 4× that; untimed groups take a timed one's rate. AN ESTIMATE, not a measurement at this scale\n",
 		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds, r.CalibrationN)
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)

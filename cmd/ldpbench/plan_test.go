@@ -5,15 +5,16 @@ import (
 	"testing"
 )
 
-// `plan` states the counts of the spec at either scale and says that its
-// times are an estimate from a calibration; catches --full ignored (quick
-// and full counts equal) and an unlabelled estimate.
+// `plan` states the counts of the spec at either scale (full by default,
+// as for run) and says that its times are an estimate from a calibration;
+// catches --quick ignored (quick and full counts equal) and an unlabelled
+// estimate.
 func TestPlanCLI(t *testing.T) {
-	quick, err := runCLI(t, "plan", "mean-synthetic", "--calibrate", "300ms")
+	quick, err := runCLI(t, "plan", "mean-synthetic", "--quick", "--calibrate", "300ms")
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := runCLI(t, "plan", "mean-synthetic", "--full", "--calibrate", "300ms")
+	full, err := runCLI(t, "plan", "mean-synthetic", "--calibrate", "300ms")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
+
 	"fmt"
 	"io"
 	"os"
@@ -17,29 +18,30 @@ import (
 // errMoved is returned by regress when a check moved: main exits 1 on it
 // (2 on any other error), so that CI can tell a regression from a failure
 // to run.
-var errMoved = errors.New("regression: some cells moved (see above)")
+var errMoved = fmt.Errorf("regression: some cells moved (see above): %w", errFound)
 
 // BaselineDir holds the shipped specs' baselines, one file per spec.
 const BaselineDir = "regress"
 
 // cmdRegress tests a finished run against the theory in its rows and its
 // spec's stored baseline, or (--update-baseline) writes the baseline.
-func cmdRegress(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("regress", flag.ContinueOnError)
-	basePath := fs.String("baseline", "", "baseline file (default "+BaselineDir+"/<spec>.csv)")
-	alpha := fs.Float64("alpha", 0, "family-wise false-alarm probability (default: the baseline's, else 0.001); with --update-baseline it is stored")
+func cmdRegress(_ context.Context, c *cli, args []string) error {
+	fs := c.flags("regress")
+	basePath := fs.String("baseline", "", "baseline `file` (default "+BaselineDir+"/<spec>.csv)")
+	alpha := fs.Float64("alpha", 0, "family-wise false-alarm `probability` (default: the baseline's, else 0.001); with --update-baseline it is stored")
 	update := fs.Bool("update-baseline", false, "write DIR's results as the baseline (needs --reason)")
-	reason := fs.String("reason", "", "why the baseline changes (stored in the baseline file)")
-	pos, err := parse(fs, args)
+	reason := fs.String("reason", "", "`why` the baseline changes (stored in the baseline file)")
+	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("regress: want one output DIR, got %d arguments", len(pos))
+	if err := wantArgs("regress", pos, 1, 1, "one output DIR"); err != nil {
+		return err
 	}
 	if *alpha != 0 && !(*alpha > 0 && *alpha < 1) {
-		return fmt.Errorf("regress: --alpha %v: want 0 < α < 1", *alpha)
+		return usageErrorf("regress", "--alpha %v: want 0 < α < 1", *alpha)
 	}
+	stdout := c.stdout
 	dir := pos[0]
 	rowsPath := filepath.Join(dir, harness.RowsFile)
 	rows, err := results.ReadRowsFile(rowsPath)
