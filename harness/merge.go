@@ -73,7 +73,7 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 		}
 		seen[sh.shard.Index] = sh.dir
 		if sh.base != first.base {
-			return nil, fmt.Errorf("merge: %s and %s are shards of different runs: %s", first.dir, sh.dir, headerDiff(first.base, sh.base))
+			return nil, fmt.Errorf("merge: %s and %s are shards of different runs: %s", first.dir, sh.dir, headerDiff(first.base, sh.base, "in "+first.dir, "in "+sh.dir))
 		}
 	}
 	var absent []string
@@ -114,7 +114,7 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 		}
 	}
 	if want := metadataLine(s, kind, quick, names); want != first.base {
-		return nil, fmt.Errorf("merge: the shards' first line is not the one this ldpbench writes for their spec: %s", headerDiff(want, first.base))
+		return nil, fmt.Errorf("merge: the shards' first line is not the one this ldpbench writes for their spec: %s", headerDiff(first.base, want, "in the shards", "from this ldpbench"))
 	}
 	plan := expand(s, kind)
 	plan = slices.DeleteFunc(plan, func(c planCell) bool {
@@ -255,19 +255,4 @@ func skippedDatasets(line string) map[string]bool {
 		out[strings.TrimSuffix(e, ",")] = true
 	}
 	return out
-}
-
-// headerDiff names the fields in which two first lines differ.
-func headerDiff(a, b string) string {
-	fa, fb := headerFields(a), headerFields(b)
-	var diffs []string
-	for _, k := range []string{"experiment", "spec_sha256", "seed", "trials", "quick", "seeding", "module", "go"} {
-		if fa[k] != fb[k] {
-			diffs = append(diffs, fmt.Sprintf("%s %q vs %q", k, fa[k], fb[k]))
-		}
-	}
-	if len(diffs) == 0 {
-		return fmt.Sprintf("first lines %q and %q", a, b)
-	}
-	return strings.Join(diffs, ", ")
 }

@@ -33,7 +33,7 @@ func resumable(path, header string, cells []planCell, trials int, metrics []stri
 		return 0, os.Remove(path)
 	}
 	if got := string(bytes.TrimRight(lines[0], "\n")); got != header {
-		return 0, fmt.Errorf("%s is an interrupted run of another spec, seed, seeding or scale (%s); use --fresh to discard it or --out to write elsewhere", path, got)
+		return 0, fmt.Errorf("%s is an interrupted run of another %s; use --fresh to discard it or --out to write elsewhere", path, HeaderDiff(got, header))
 	}
 	if got, want := string(bytes.TrimRight(lines[1], "\n")), results.RowsHeader(); got != want {
 		return 0, fmt.Errorf("%s: unexpected column header %q, want %q", path, got, want)

@@ -148,7 +148,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		return nil, err
 	}
 	for _, name := range skipped {
-		logf("dataset %s skipped: its file is not in data/ or ../shared/data yet (run `make data`)", name)
+		logf("dataset %s skipped: its file is not fetched yet (run `make data`, or set $%s to where it is)", name, datasets.EnvData)
 	}
 	cells := expand(s, kind)
 	cells = slices.DeleteFunc(cells, func(c planCell) bool { return data[c.dataset] == nil })
@@ -245,7 +245,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	upToDate := false
 	if line, err := firstLine(rowsPath); err == nil {
 		if line != header {
-			return abandon(fmt.Errorf("%s holds results of another spec, seed, seeding or scale (%s); use --fresh to replace them or --out to write elsewhere", rowsPath, line))
+			return abandon(fmt.Errorf("%s holds results of another %s; use --fresh to replace them or --out to write elsewhere", rowsPath, HeaderDiff(line, header)))
 		}
 		complete, err := results.Complete(rowsPath)
 		if err != nil {
@@ -395,6 +395,8 @@ func loadDatasets(s *Spec) (data []*datasets.Dataset, skipped []string, err erro
 
 // metadataLine is the first line of rows.csv: what produced it. It must not
 // depend on -j or on the time, since the file is byte-identical across runs.
+// The build (BuildID) is part of it, so that rows written by other code are
+// neither resumed nor taken as up to date.
 // Skipped datasets are part of it, so that a run made before a data file
 // was fetched is not taken as up to date afterwards. A kind that seeds its
 // trials from its own key (experiment.TrialKeyer: common random numbers
@@ -406,8 +408,8 @@ func metadataLine(s *Spec, kind experiment.Kind, quick bool, skipped []string) s
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		module = bi.Main.Path + "@" + bi.Main.Version
 	}
-	line := fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s",
-		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version())
+	line := fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s build=%s",
+		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version(), BuildID())
 	if _, ok := kind.(experiment.TrialKeyer); ok {
 		line += " seeding=" + pairedSeeding
 	}

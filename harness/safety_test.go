@@ -72,6 +72,7 @@ func TestRefusalKeepsEarlierResults(t *testing.T) {
 		{"another spec", prefix, other, Options{}, "--fresh"},
 		{"damaged line", bytes.Replace(prefix, lines[29], []byte("unit,beta,gauss,0.5,2000,,x,0,mse,abc,1\n"), 1), s, Options{}, "line 30"},
 		{"short line", bytes.Replace(prefix, lines[29], []byte("a,b\n"), 1), s, Options{}, "line 30"},
+		{"another build", otherBuild(prefix), s, Options{}, "build (sha256-0000000000000000 in the file, " + BuildID() + " in this run); use --fresh"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -97,6 +98,41 @@ func TestRefusalKeepsEarlierResults(t *testing.T) {
 	}
 	if after := snapshot(t, dir); !sameFiles(before, after) {
 		t.Error("the refused command changed a finished run's files")
+	}
+}
+
+// otherBuild returns rows as another build would have written them.
+func otherBuild(rows []byte) []byte {
+	return bytes.Replace(rows, []byte(" build="+BuildID()), []byte(" build=sha256-0000000000000000"), 1)
+}
+
+// TestOtherBuildRefused: a finished run's rows written by another build
+// are neither taken as up to date nor silently replaced: the run is
+// refused naming both builds, and --fresh runs it again (with the same
+// rows, since only the line changed). Catches a rebuilt binary passing on
+// stale rows (the planted-bias scenario of a CI regression check).
+func TestOtherBuildRefused(t *testing.T) {
+	s := smallSpec()
+	dir := t.TempDir()
+	want := runTo(t, s, dir, 2)
+	if !bytes.Contains(want, []byte(" build="+BuildID()+"\n")) || !strings.HasPrefix(BuildID(), "sha256-") && !strings.HasPrefix(BuildID(), "git-") {
+		t.Fatalf("the rows do not record the build %q: %s", BuildID(), bytes.SplitN(want, []byte("\n"), 2)[0])
+	}
+	rows := filepath.Join(dir, RowsFile)
+	os.WriteFile(rows, otherBuild(want), 0o644)
+	before := snapshot(t, dir)
+	_, err := Run(context.Background(), testKinds, s, Options{OutDir: dir})
+	if err == nil || !strings.Contains(err.Error(), "build (sha256-0000000000000000 in the file, "+BuildID()+" in this run)") {
+		t.Fatalf("rows of another build: %v", err)
+	}
+	if after := snapshot(t, dir); !sameFiles(before, after) {
+		t.Error("the refused run changed the directory")
+	}
+	if _, err := Run(context.Background(), testKinds, s, Options{OutDir: dir, Fresh: true, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(rows); !bytes.Equal(got, want) {
+		t.Error("--fresh did not write this build's rows")
 	}
 }
 

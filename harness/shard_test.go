@@ -238,14 +238,24 @@ func TestMergeRefusals(t *testing.T) {
 	quick := runShards(t, s, 3, Options{Jobs: 2, Quick: true})
 	four := runShards(t, s, 4, Options{Jobs: 2})
 	otherSpec := runShards(t, writeShardSpec(t, strings.Replace(shardSpecTOML, "trials = 5", "trials = 4", 1)), 3, Options{Jobs: 2})
+	// Shard 1 as another build would have written it.
+	otherBuild := t.TempDir()
+	for _, f := range []string{RowsFile, SpecFile} {
+		b, err := os.ReadFile(filepath.Join(dirs[1], f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(otherBuild, f), bytes.Replace(b, []byte(" build="+BuildID()), []byte(" build=sha256-0000000000000000"), 1), 0o644)
+	}
 	cases := []struct {
 		name string
 		dirs []string
 		want string
 	}{
-		{"seed", []string{dirs[0], otherSeed[1], dirs[2]}, `seed "11" vs "12"`},
-		{"scale", []string{dirs[0], quick[1], dirs[2]}, `quick "false" vs "true"`},
-		{"spec", []string{dirs[0], otherSpec[1], dirs[2]}, "spec_sha256"},
+		{"seed", []string{dirs[0], otherSeed[1], dirs[2]}, "seed (11 in " + dirs[0] + ", 12 in " + otherSeed[1] + ")"},
+		{"scale", []string{dirs[0], quick[1], dirs[2]}, "scale (quick) (false in " + dirs[0] + ", true in " + quick[1] + ")"},
+		{"spec", []string{dirs[0], otherSpec[1], dirs[2]}, "spec content ("},
+		{"build", []string{dirs[0], otherBuild, dirs[2]}, "build (" + BuildID() + " in " + dirs[0] + ", sha256-0000000000000000 in " + otherBuild + ")"},
 		{"count", []string{dirs[0], four[1], dirs[2]}, "different counts"},
 		{"same shard twice", []string{dirs[0], dirs[1], dirs[1]}, "are both shard 1/3"},
 		{"missing", []string{dirs[0], dirs[2]}, "in no shard (shard(s) 1 of 3 not given)"},

@@ -141,7 +141,10 @@ func runBatch(ctx context.Context, c *cli, args []string, opt harness.Options) e
 		default:
 			ran++
 			note := fmt.Sprintf("%d cells, %d files", res.Cells, len(res.Figures)+len(res.Tables))
-			if n := countWarnings(log.Bytes()); n > 0 {
+			switch n := countWarnings(log.Bytes()); {
+			case n == 1:
+				note += ", 1 figure warning"
+			case n > 1:
 				note += fmt.Sprintf(", %d figure warnings", n)
 			}
 			if len(res.SkippedData) > 0 {
