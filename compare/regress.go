@@ -56,9 +56,20 @@ type Regression struct {
 	// that no test applies to (one trial and a value that differs, a
 	// negative mean where a ratio is needed).
 	Untested int
-	// Notes are what the report should say beside the checks (cells of
-	// the baseline that the run lacks, a baseline of another scale).
+	// Notes are what the report should say beside the checks (a baseline
+	// of another scale, a changed spec).
 	Notes []string
+	// NoBaseline names the run's cell-metrics that the baseline has no
+	// value for (a new method, dataset or ε): tested against theory alone,
+	// and never silently. NotInRun names the baseline's cell-metrics that
+	// the run lacks (a dataset skipped, another scale, the spec changed).
+	// Both are "cell metric", in the run's and the baseline's order.
+	NoBaseline, NotInRun []string
+	// HasBaseline says whether a baseline was given. RunBuild and
+	// BaseBuild are the builds that wrote the run's rows and the
+	// baseline's ("" when the line has no build= field).
+	HasBaseline         bool
+	RunBuild, BaseBuild string
 }
 
 // Moved returns the checks that moved.
@@ -89,7 +100,7 @@ func Regress(spec, rowsLine string, rows []results.Row, base *Baseline, alpha fl
 			alpha = base.Alpha
 		}
 	}
-	r := &Regression{Spec: spec, Alpha: alpha}
+	r := &Regression{Spec: spec, Alpha: alpha, RunBuild: headerField(rowsLine, "build")}
 	type key struct {
 		cell   results.Cell
 		metric string
@@ -114,6 +125,7 @@ func Regress(spec, rowsLine string, rows []results.Row, base *Baseline, alpha fl
 		for _, c := range base.Cells {
 			baseValues[key{c.Cell, c.Metric}] = c.Values
 		}
+		r.HasBaseline, r.BaseBuild = true, headerField(base.RowsLine, "build")
 		r.Paired = headerField(base.RowsLine, "seed") == headerField(rowsLine, "seed") && headerField(rowsLine, "seed") != ""
 		sameScale := true
 		if a, b := headerField(base.RowsLine, "quick"), headerField(rowsLine, "quick"); a != b {
@@ -154,6 +166,9 @@ func Regress(spec, rowsLine string, rows []results.Row, base *Baseline, alpha fl
 		}
 		bs, ok := baseValues[k]
 		if !ok {
+			if base != nil {
+				r.NoBaseline = append(r.NoBaseline, cellLabel(k.cell)+" "+k.metric)
+			}
 			continue
 		}
 		delete(baseValues, k)
@@ -179,8 +194,12 @@ func Regress(spec, rowsLine string, rows []results.Row, base *Baseline, alpha fl
 			r.Untested++
 		}
 	}
-	if base != nil && len(baseValues) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d cell-metrics of the baseline are not in this run (a dataset skipped, another scale, or the spec changed)", len(baseValues)))
+	if base != nil {
+		for _, c := range base.Cells {
+			if _, ok := baseValues[key{c.Cell, c.Metric}]; ok {
+				r.NotInRun = append(r.NotInRun, cellLabel(c.Cell)+" "+c.Metric)
+			}
+		}
 	}
 	if base != nil && len(baseValues) == len(base.Cells) && len(base.Cells) > 0 {
 		r.Notes = append(r.Notes, "no cell of this run is in the baseline")
@@ -226,8 +245,21 @@ func (r *Regression) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%s: %d checks (%d against theory, %d against the baseline, %s), α = %g family-wise (Holm): %d moved\n",
 		r.Spec, len(r.Checks), theory, base, against, r.Alpha, len(moved))
+	fmt.Fprintf(w, "  run written by build %s", orUnknown(r.RunBuild))
+	if r.HasBaseline {
+		fmt.Fprintf(w, "; baseline by build %s", orUnknown(r.BaseBuild))
+	}
+	fmt.Fprintln(w)
 	if r.Untested > 0 {
 		fmt.Fprintf(w, "  %d cell-metrics could not be tested (one trial, or no spread to test a ratio)\n", r.Untested)
+	}
+	if len(r.NoBaseline) > 0 {
+		fmt.Fprintf(w, "  note: %s of this run have no baseline (tested against theory only; add them with --update-baseline): %s\n",
+			plural(len(r.NoBaseline), "cell-metric"), firstFew(r.NoBaseline, 3))
+	}
+	if len(r.NotInRun) > 0 {
+		fmt.Fprintf(w, "  note: %s of the baseline are not in this run (a dataset skipped, another scale, or the spec changed): %s\n",
+			plural(len(r.NotInRun), "cell-metric"), firstFew(r.NotInRun, 3))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "  note:", n)
@@ -242,6 +274,28 @@ func (r *Regression) Print(w io.Writer) {
 			cellLabel(c.Cell), c.Metric, c.Against, c.Test, c.Ref, c.Mean, 100*c.Effect(), c.P, c.PAdj, c.Side())
 	}
 	tw.Flush()
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown (rows written before builds were recorded)"
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// firstFew lists the first n items and counts the rest.
+func firstFew(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(items[:n], "; "), len(items)-n)
 }
 
 // cellLabel is the cell key without the experiment, which the report's

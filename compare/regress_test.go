@@ -38,6 +38,10 @@ func TestPValuesClosedForms(t *testing.T) {
 		{"t cauchy", func() (float64, bool) { p, _, ok := tTheory([]float64{1, 3}, 0, false); return p, ok }, 1 - 2*math.Atan(2)/math.Pi},
 		// Paired differences 1 and 3: the same t.
 		{"paired cauchy", func() (float64, bool) { p, _, ok := pairedT([]float64{11, 13}, []float64{10, 10}); return p, ok }, 1 - 2*math.Atan(2)/math.Pi},
+		// A baseline that varies: differences 1 and 2, mean 1.5, sd 1/√2,
+		// t = 3 with 1 df. The unpaired variance (of 11, 14 and of 10, 12)
+		// would give another t; a constant baseline cannot tell them apart.
+		{"paired varying", func() (float64, bool) { p, _, ok := pairedT([]float64{11, 14}, []float64{10, 12}); return p, ok }, 1 - 2*math.Atan(3)/math.Pi},
 		// Means 3 and 1, k = 2 each: r = 3, F(2,2) upper tail 1/(1+3).
 		{"F upper", func() (float64, bool) { p, _, ok := fRatio([]float64{2, 4}, []float64{0.5, 1.5}); return p, ok }, 2 * 0.25},
 		{"F lower", func() (float64, bool) { p, _, ok := fRatio([]float64{0.5, 1.5}, []float64{2, 4}); return p, ok }, 2 * 0.25},
@@ -80,6 +84,14 @@ func TestHolm(t *testing.T) {
 	}
 	if got := Holm([]float64{0.3, 0.3, 0.9}); math.Abs(got[2]-0.9) > 1e-12 || math.Abs(got[0]-0.9) > 1e-12 {
 		t.Errorf("Holm(0.3, 0.3, 0.9) = %v, want [0.9 0.9 0.9]", got)
+	}
+	// The running maximum: 2 × 0.011 = 0.022 is below 3 × 0.01 = 0.03, and
+	// the step-down raises it to 0.03.
+	got = Holm([]float64{0.01, 0.011, 0.5})
+	for i, want := range []float64{0.03, 0.03, 0.5} {
+		if math.Abs(got[i]-want) > 1e-12 {
+			t.Fatalf("Holm(0.01, 0.011, 0.5) = %v, want [0.03 0.03 0.5]", got)
+		}
 	}
 }
 

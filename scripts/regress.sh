@@ -28,6 +28,7 @@ if [ ${#specs[@]} -eq 0 ]; then
 	for f in runs/*.toml; do specs+=("$(basename "$f" .toml)"); done
 fi
 moved=() failed=() nobase=()
+mkdir -p out/regress
 for spec in "${specs[@]}"; do
 	name=$(basename "$spec" .toml)
 	out="out/regress/$name"
@@ -44,7 +45,7 @@ for spec in "${specs[@]}"; do
 		failed+=("$name")
 		continue
 	fi
-	if grep -q "skipped (data not fetched)" "$out.log"; then
+	if grep -q "skipped: data not fetched" "$out.log"; then
 		echo "$name: skipped (data not fetched)"
 		continue
 	fi

@@ -31,6 +31,7 @@ func cmdRegress(_ context.Context, c *cli, args []string) error {
 	alpha := fs.Float64("alpha", 0, "family-wise false-alarm `probability` (default: the baseline's, else 0.001); with --update-baseline it is stored")
 	update := fs.Bool("update-baseline", false, "write DIR's results as the baseline (needs --reason)")
 	reason := fs.String("reason", "", "`why` the baseline changes (stored in the baseline file)")
+	anyBuild := fs.Bool("any-build", false, "test rows that another build wrote (by default refused: they are not this code's results)")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
@@ -58,6 +59,14 @@ func cmdRegress(_ context.Context, c *cli, args []string) error {
 	}
 	if strings.Contains(line, " shard=") {
 		return fmt.Errorf("regress: %s holds one shard's rows: merge the shards first (`ldpbench merge`)", dir)
+	}
+	// A run of other code says nothing about this code: after a rebuild
+	// the rows must be written again before they are tested.
+	if got, this := headerValue(line, "build"), harness.BuildID(); got != this && !*anyBuild {
+		if got == "" {
+			got = "unknown (rows written before builds were recorded)"
+		}
+		return fmt.Errorf("regress: %s was written by build %s, not by this binary (build %s): run the spec again with this binary (ldpbench run SPEC --fresh --out %s), or pass --any-build to test those rows as they are", rowsPath, got, this, dir)
 	}
 	if *basePath == "" {
 		*basePath = filepath.Join(baselineRoot(), spec+".csv")

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/harness"
 )
 
 // regressFast are shipped specs whose quick runs take about a second:
@@ -83,6 +85,51 @@ func TestRegressCLI(t *testing.T) {
 	out, err = runCLI(t, "regress", dir, "--baseline", base)
 	if !errors.Is(err, errMoved) || !strings.Contains(out, "method=bernoulli;eps=0.5") || !strings.Contains(out, "lower") {
 		t.Fatalf("a shift of one cell: %v\n%s", err, out)
+	}
+	if want := "run written by build " + harness.BuildID() + "; baseline by build " + harness.BuildID() + "\n"; !strings.Contains(out, want) {
+		t.Errorf("the report does not name the builds (%q):\n%s", want, out)
+	}
+
+	// A baseline without two of the run's cell-metrics (a new method, say):
+	// they are named and counted, not left out silently.
+	var kept []string
+	dropped := 0
+	for _, l := range strings.Split(string(raw), "\n") {
+		if dropped < 2 && strings.HasPrefix(l, "mean-synthetic,") && strings.Contains(l, ",duchi,") {
+			dropped++
+			continue
+		}
+		if n, ok := strings.CutPrefix(l, "# end records="); ok {
+			records, _ := strconv.Atoi(n)
+			l = "# end records=" + strconv.Itoa(records-dropped)
+		}
+		kept = append(kept, l)
+	}
+	os.WriteFile(base, []byte(strings.Join(kept, "\n")), 0o644)
+	out, err = runCLI(t, "regress", dir, "--baseline", base)
+	if err != nil || !strings.Contains(out, "note: 2 cell-metrics of this run have no baseline") || !strings.Contains(out, "method=duchi;eps=") {
+		t.Errorf("cells without a baseline: %v\n%s", err, out)
+	}
+}
+
+// TestRegressOtherBuild: rows that another build wrote are refused (exit
+// 2), naming both builds and how to go on; --any-build tests them. Catches
+// the stale-rows pass: a rebuilt binary with a planted bias regressing the
+// old binary's rows.
+func TestRegressOtherBuild(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := runCLI(t, "run", "mean-synthetic", "--quick", "-j", "2", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	rows := filepath.Join(dir, "rows.csv")
+	raw, _ := os.ReadFile(rows)
+	os.WriteFile(rows, []byte(strings.Replace(string(raw), " build="+harness.BuildID(), " build=sha256-0000000000000000", 1)), 0o644)
+	_, stderr, code := runFull(t, "regress", dir)
+	if code != 2 || !strings.Contains(stderr, "written by build sha256-0000000000000000, not by this binary (build "+harness.BuildID()+")") || !strings.Contains(stderr, "--any-build") {
+		t.Errorf("rows of another build: exit %d\n%s", code, stderr)
+	}
+	if out, _, code := runFull(t, "regress", dir, "--any-build"); code != 0 || !strings.Contains(out, "run written by build sha256-0000000000000000") {
+		t.Errorf("--any-build: exit %d\n%s", code, out)
 	}
 }
 
