@@ -8,14 +8,19 @@
 #   make race           go test -race -short over the concurrent packages
 #   make bench          per-mechanism ns/report and the ratio to the random draws alone
 #   make data           fetch the real datasets into data/ (sha256-checked)
-#   make regress        every shipped spec at quick scale against its theory and
-#                       its baseline in regress/ (exit 1 if a cell moved)
+#   make regress        every shipped spec (SPECS_ONLY="a b": some) at quick
+#                       scale against its theory and its baseline in regress/
+#                       (exit 0 nothing moved, 1 a cell moved, 2 could not run)
 #   make test-slurm     shards + merge on a real one-node Slurm cluster (root; apt)
 
 GO      ?= go
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 SPECS   := $(wildcard runs/*.toml)
 QUICK   := $(if $(FULL),,--quick)
+# FRESH=1: run again the specs whose results another build (or spec, seed
+# or scale) wrote, which a run otherwise refuses.
+FRESHFLAG := $(if $(FRESH),--fresh)
+BASELINES ?= regress
 BIN     := bin/ldpbench
 
 .PHONY: all build figures test check race bench data vet clean regress regress-baselines test-slurm
@@ -29,7 +34,7 @@ build:
 # why, time), each spec's log in out/<spec>/run.log, a summary and
 # out/index.md at the end.
 figures: build
-	./$(BIN) run -j $(JOBS) $(QUICK) $(SPECS)
+	./$(BIN) run -j $(JOBS) $(QUICK) $(FRESHFLAG) $(SPECS)
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt needed"; exit 1; }
@@ -70,11 +75,11 @@ test: vet
 # file: make regress-baselines REASON="why the expected results changed"
 # (SPECS_ONLY="a b" for some specs).
 regress: build
-	JOBS=$(JOBS) bash scripts/regress.sh $(SPECS_ONLY)
+	JOBS=$(JOBS) BASELINES=$(BASELINES) bash scripts/regress.sh $(SPECS_ONLY)
 
 regress-baselines: build
 	@test -n "$(REASON)" || { echo 'make regress-baselines needs REASON="why the expected results changed"'; exit 2; }
-	JOBS=$(JOBS) bash scripts/regress.sh --update-baseline --reason "$(REASON)" $(SPECS_ONLY)
+	JOBS=$(JOBS) BASELINES=$(BASELINES) bash scripts/regress.sh --update-baseline --reason "$(REASON)" $(SPECS_ONLY)
 
 test-slurm: build
 	bash deploy/slurm/test.sh

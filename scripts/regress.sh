@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Regression of every shipped spec (or the ones named) at quick scale:
-# runs each into out/regress/<spec> (--fresh: rows of an older build are
-# never reused) and tests it with `ldpbench regress` against its theory and
-# its baseline regress/<spec>.csv.
+# Regression of every shipped spec (or the ones named: names in runs/ or
+# files) at quick scale: runs each into $OUT/<spec> (--fresh: rows of an
+# older build are never reused) and tests it with `ldpbench regress`
+# against its theory and its baseline $BASELINES/<spec>.csv. This is the
+# script of make regress and of the CI recipes of docs/ci.md.
 #
 #   scripts/regress.sh [SPEC...]                                  # test
 #   scripts/regress.sh --update-baseline --reason "why" [SPEC...] # rewrite baselines
+#
+# Environment: BIN, the ldpbench command (default bin/ldpbench); BASELINES,
+# the baselines' directory (default regress); OUT, the runs' root (default
+# out/regress); JOBS, workers per run (default: every core).
 #
 # Exit status: 0 nothing moved; 1 some spec moved (the cells are printed);
 # 2 a spec failed to run. A spec without a baseline is tested against its
 # theory only, and named at the end.
 set -uo pipefail
-cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/ldpbench}
+BASELINES=${BASELINES:-regress}
+OUT=${OUT:-out/regress}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 extra=()
 specs=()
@@ -28,10 +34,10 @@ if [ ${#specs[@]} -eq 0 ]; then
 	for f in runs/*.toml; do specs+=("$(basename "$f" .toml)"); done
 fi
 moved=() failed=() nobase=()
-mkdir -p out/regress
+mkdir -p "$OUT"
 for spec in "${specs[@]}"; do
 	name=$(basename "$spec" .toml)
-	out="out/regress/$name"
+	out="$OUT/$name"
 	echo "== $name"
 	start=$(date +%s)
 	if ! "$BIN" run "$spec" --quick --fresh -j "$JOBS" --out "$out" >"$out.log" 2>&1; then
@@ -49,13 +55,13 @@ for spec in "${specs[@]}"; do
 		echo "$name: skipped (data not fetched)"
 		continue
 	fi
-	"$BIN" regress "$out" "${extra[@]}"
+	"$BIN" regress "$out" --baseline "$BASELINES/$name.csv" "${extra[@]}"
 	case $? in
 	0) ;;
 	1) moved+=("$name") ;;
 	*) failed+=("$name") ;;
 	esac
-	[ -f "regress/$name.csv" ] || nobase+=("$name")
+	[ -f "$BASELINES/$name.csv" ] || nobase+=("$name")
 	echo "   ($(($(date +%s) - start)) s)"
 done
 echo

@@ -114,7 +114,7 @@ func runBatch(ctx context.Context, c *cli, args []string, opt harness.Options) e
 	for _, a := range args {
 		width = max(width, len(specName(a)))
 	}
-	var ran, failed int
+	var ran, failed, stale int
 	var skipped []string
 	for i, arg := range args {
 		if ctx.Err() != nil {
@@ -134,6 +134,9 @@ func runBatch(ctx context.Context, c *cli, args []string, opt harness.Options) e
 		switch {
 		case err != nil:
 			failed++
+			if strings.Contains(err.Error(), "use --fresh") {
+				stale++
+			}
 			fmt.Fprintf(c.stdout, "%s FAILED  %s: %v\n", prefix, times, err)
 		case res.Skipped:
 			skipped = append(skipped, fmt.Sprintf("%s: %s", name, strings.Join(res.SkippedData, ", ")))
@@ -161,6 +164,9 @@ func runBatch(ctx context.Context, c *cli, args []string, opt harness.Options) e
 		ran, len(skipped), failed, dur(time.Since(start).Seconds()), dur(harness.CPUSeconds()-cpu0))
 	if len(skipped) > 0 {
 		fmt.Fprintln(c.stdout, "skipped for data not fetched: run 'make data' (or set $LDPBENCH_DATA), then run them again")
+	}
+	if stale > 0 {
+		fmt.Fprintf(c.stdout, "%d of the failed hold results of another build, spec, seed or scale: --fresh (make figures FRESH=1) runs them again\n", stale)
 	}
 	index, err := writeIndex("out", skipped)
 	if err != nil {
