@@ -70,4 +70,17 @@
 // [LoadColumn] streams one numeric column of a CSV or whitespace-separated
 // file. [Find] locates a data file by name in $LDPBENCH_DATA, data/,
 // ../shared/data/ and the same two directories beside the module root.
+// ../shared/data/ exists only beside a developer checkout; setting
+// $LDPBENCH_NO_SHARED ([EnvNoShared]) to any non-empty value stops Find
+// from looking there, so that a developer (and CI, which runs `make test`
+// with LDPBENCH_NO_SHARED=1) sees what a user's clone sees.
+//
+// # Test fixtures
+//
+// Tests never depend on ../shared/data. Package datatest generates small
+// stand-ins for the real files the loaders read (magic04.data,
+// shuttle.tst) in their formats, deterministically, and points
+// $LDPBENCH_DATA at them (datatest.Use); the tests of the loaders and of
+// the shipped specs over those files run on them. Checks of a real file's
+// own numbers skip, naming the file and `make data`, when it is absent.
 package datasets

@@ -13,6 +13,15 @@ import (
 // Unix).
 const EnvData = "LDPBENCH_DATA"
 
+// EnvNoShared is the environment variable that, set to any non-empty value
+// (e.g. 1), stops FindIn from looking in ../shared/data and
+// <root>/../shared/data. Those directories exist only beside a developer
+// checkout, never in a user's clone, so a test that passes only because of
+// them passes for developers and fails for users. CI runs `make test` with
+// LDPBENCH_NO_SHARED=1 so that CI sees what a user sees; data/, $LDPBENCH_DATA
+// and the base directory are still searched.
+const EnvNoShared = "LDPBENCH_NO_SHARED"
+
 // ErrNotFound is wrapped by the errors of Find and FindIn (and so of
 // Spec.Build) when a data file is missing: the harness skips such a dataset
 // (errors.Is(err, ErrNotFound)) instead of failing the run.
@@ -34,6 +43,10 @@ func Find(name string) (string, error) { return FindIn("", name) }
 //  5. in <root>/data and <root>/../shared/data, where <root> is the nearest
 //     directory at or above the current one holding a go.mod file, so that
 //     tests running in a package directory find the same files.
+//
+// When $LDPBENCH_NO_SHARED ([EnvNoShared]) is not empty, the two
+// ../shared/data directories of steps 4 and 5 are skipped: a lookup then
+// sees only what a user's clone has (data/, $LDPBENCH_DATA, base).
 //
 // The first regular file found wins. The returned path is as joined (relative
 // when the directory was relative). When nothing is found, the error lists
@@ -66,21 +79,33 @@ func FindIn(base, name string) (string, error) {
 		}
 		looked = append(looked, d)
 	}
-	return "", fmt.Errorf("%w: %q; looked in %s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets, or set $%s",
-		ErrNotFound, name, strings.Join(looked, ", "), EnvData)
+	var not string
+	if noShared() {
+		not = " (not in ../shared/data: $" + EnvNoShared + " is set)"
+	}
+	return "", fmt.Errorf("%w: %q; looked in %s%s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets, or set $%s",
+		ErrNotFound, name, strings.Join(looked, ", "), not, EnvData)
 }
 
 // searchDirs returns the directories of steps 2–5 of FindIn, without
-// duplicates (compared as absolute paths).
+// duplicates (compared as absolute paths), and without the ../shared/data
+// ones when $LDPBENCH_NO_SHARED is set.
 func searchDirs(base string) []string {
 	var cand []string
 	cand = append(cand, filepath.SplitList(os.Getenv(EnvData))...)
 	if base != "" {
 		cand = append(cand, base)
 	}
-	cand = append(cand, "data", filepath.Join("..", "shared", "data"))
+	shared := !noShared()
+	cand = append(cand, "data")
+	if shared {
+		cand = append(cand, filepath.Join("..", "shared", "data"))
+	}
 	if root, ok := moduleRoot(); ok {
-		cand = append(cand, filepath.Join(root, "data"), filepath.Join(filepath.Dir(root), "shared", "data"))
+		cand = append(cand, filepath.Join(root, "data"))
+		if shared {
+			cand = append(cand, filepath.Join(filepath.Dir(root), "shared", "data"))
+		}
 	}
 	seen := make(map[string]bool)
 	var dirs []string
@@ -99,6 +124,9 @@ func searchDirs(base string) []string {
 	}
 	return dirs
 }
+
+// noShared reports whether $LDPBENCH_NO_SHARED is set to a non-empty value.
+func noShared() bool { return os.Getenv(EnvNoShared) != "" }
 
 // moduleRoot returns the nearest directory at or above the current directory
 // that holds a go.mod file.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets/datatest"
 )
 
 func touch(t *testing.T, dir, name string) string {
@@ -34,6 +36,7 @@ func TestFindOrder(t *testing.T) {
 	base := filepath.Join(top, "base")
 	t.Chdir(pkg)
 	t.Setenv(EnvData, "")
+	t.Setenv(EnvNoShared, "") // the developer's order, ../shared/data included
 
 	touch(t, filepath.Join(top, "shared", "data"), "f.csv")
 	check := func(want string) {
@@ -103,6 +106,7 @@ func sameFile(t *testing.T, a, b string) bool {
 
 func TestFindNotFound(t *testing.T) {
 	t.Setenv(EnvData, "")
+	t.Setenv(EnvNoShared, "")
 	_, err := FindIn("somewhere", "no-such-file.dat")
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("err = %v, want ErrNotFound", err)
@@ -118,16 +122,115 @@ func TestFindNotFound(t *testing.T) {
 	}
 }
 
+// TestFindNoShared: with $LDPBENCH_NO_SHARED set, FindIn never returns a
+// file of ../shared/data or <root>/../shared/data, while data/,
+// <root>/data, base and $LDPBENCH_DATA still count; unset (or empty), both
+// shared directories are searched. A scratch module as in TestFindOrder:
+// top/main/go.mod, the test in top/main/pkg, so that ../shared/data is
+// top/main/shared/data and <root>/../shared/data is top/shared/data. Catches
+// the variable ignored (the shared files are found with it set), only one
+// of the two shared directories dropped, and the other places dropped with
+// them.
+func TestFindNoShared(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "main")
+	touch(t, root, "go.mod")
+	pkg := filepath.Join(root, "pkg")
+	env := filepath.Join(top, "env")
+	base := filepath.Join(top, "base")
+	rootShared := touch(t, filepath.Join(top, "shared", "data"), "root-shared.csv") // <root>/../shared/data
+	relShared := touch(t, filepath.Join(root, "shared", "data"), "rel-shared.csv")  // ../shared/data from pkg
+	touch(t, filepath.Join(top, "shared", "data"), "both.csv")
+	both := touch(t, filepath.Join(root, "shared", "data"), "both.csv")
+	inData := touch(t, filepath.Join(pkg, "data"), "in-data.csv")
+	inRootData := touch(t, filepath.Join(root, "data"), "in-root-data.csv")
+	inEnv := touch(t, env, "in-env.csv")
+	inBase := touch(t, base, "in-base.csv")
+	// In data/ and in ../shared/data: data/ wins either way.
+	dataFirst := touch(t, filepath.Join(pkg, "data"), "data-first.csv")
+	touch(t, filepath.Join(root, "shared", "data"), "data-first.csv")
+	t.Chdir(pkg)
+	t.Setenv(EnvData, env)
+
+	for _, tc := range []struct {
+		noShared string
+		name     string
+		want     string // "" = not found
+	}{
+		{"", "root-shared.csv", rootShared},
+		{"", "rel-shared.csv", relShared},
+		{"", "both.csv", both}, // ../shared/data before <root>/../shared/data
+		{"1", "root-shared.csv", ""},
+		{"1", "rel-shared.csv", ""},
+		{"1", "both.csv", ""},
+		{"yes", "root-shared.csv", ""},
+		{"0", "rel-shared.csv", ""}, // any non-empty value, even "0"
+		{"1", "in-data.csv", inData},
+		{"1", "in-root-data.csv", inRootData},
+		{"1", "in-env.csv", inEnv},
+		{"1", "in-base.csv", inBase},
+		{"1", "data-first.csv", dataFirst},
+		{"", "data-first.csv", dataFirst},
+		{"", "in-env.csv", inEnv},
+	} {
+		t.Run(tc.noShared+"/"+tc.name, func(t *testing.T) {
+			t.Setenv(EnvNoShared, tc.noShared)
+			got, err := FindIn(base, tc.name)
+			if tc.want == "" {
+				if !errors.Is(err, ErrNotFound) {
+					t.Fatalf("$%s=%q: FindIn(%s) = %s, %v; want ErrNotFound", EnvNoShared, tc.noShared, tc.name, got, err)
+				}
+				if !strings.Contains(err.Error(), "$"+EnvNoShared+" is set") {
+					t.Errorf("error %q does not say $%s is set", err, EnvNoShared)
+				}
+				rel := filepath.Join("..", "shared", "data")
+				if msg := err.Error(); strings.Contains(msg, filepath.Join(top, "shared")) || strings.Contains(msg, filepath.Join(root, "shared")) ||
+					strings.Contains(msg, rel+",") || strings.Contains(msg, rel+";") {
+					t.Errorf("error %q lists a shared directory as looked at", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("$%s=%q: FindIn(%s): %v", EnvNoShared, tc.noShared, tc.name, err)
+			}
+			if !sameFile(t, got, tc.want) {
+				t.Errorf("$%s=%q: FindIn(%s) = %s, want %s", EnvNoShared, tc.noShared, tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
 // TestFindSharedFromPackageDir: run from this package directory, the module
-// root walk finds the shared UCI files.
+// root walk finds the UCI files of a developer's ../shared/data (skipped
+// where there is none, as in a user's clone, and with $LDPBENCH_NO_SHARED
+// set, which stops the loaders from looking there).
 func TestFindSharedFromPackageDir(t *testing.T) {
-	sharedFile(t, "magic04.data")
+	if v := os.Getenv(EnvNoShared); v != "" {
+		t.Skipf("$%s=%s: the loaders do not look in ../shared/data", EnvNoShared, v)
+	}
+	p := filepath.Join(sharedData, "magic04.data")
+	if !isFile(p) {
+		t.Skipf("%s absent: ../shared/data exists only beside a developer checkout", p)
+	}
 	t.Setenv(EnvData, "")
 	got, err := Find("magic04.data")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameFile(t, got, filepath.Join(sharedData, "magic04.data")) {
+	if !sameFile(t, got, p) {
 		t.Errorf("Find = %s, want the file in %s", got, sharedData)
+	}
+}
+
+// TestDatatestEnv: the fixture helper sets the variable the loaders read.
+func TestDatatestEnv(t *testing.T) {
+	if datatest.EnvData != EnvData {
+		t.Errorf("datatest.EnvData = %q, want %q", datatest.EnvData, EnvData)
+	}
+	dir := datatest.Use(t)
+	for _, f := range datatest.Files() {
+		if got, err := Find(f.Name); err != nil || !sameFile(t, got, filepath.Join(dir, f.Name)) {
+			t.Errorf("Find(%s) = %s, %v; want the fixture in %s", f.Name, got, err, dir)
+		}
 	}
 }

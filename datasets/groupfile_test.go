@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/ldpbench/ldpbench/datasets/datatest"
 )
 
 // TestGroupColumnTOML decodes group_column the way the harness does. Catches
@@ -199,19 +201,26 @@ func TestSpecJSONWithoutGroups(t *testing.T) {
 	}
 }
 
-// TestBuildGroupedShared loads the two UCI files with their class columns
-// as groups: sizes, labels and raw group means against values computed
-// independently (Python math.fsum per class). Catches labels out of sorted
-// order (h before g; 7 before 1), the values normalised instead of raw,
-// a group column off by one (sizes of a value column), and rows dropped.
+// groupedWant is what a UCI file built with its class column as the groups
+// must give: sorted labels, sizes and raw group means, and a fragment of
+// the source.
+type groupedWant struct {
+	spec   Spec
+	labels []string
+	sizes  []int
+	means  []float64
+	source string
+}
+
+// TestBuildGroupedShared loads the two real UCI files (skipped without
+// them; TestBuildGroupedFixture runs on every checkout) with their class
+// columns as groups: sizes, labels and raw group means against values
+// computed independently (Python math.fsum per class). Catches labels out
+// of sorted order (h before g; 7 before 1), the values normalised instead
+// of raw, a group column off by one (sizes of a value column), and rows
+// dropped.
 func TestBuildGroupedShared(t *testing.T) {
-	tests := []struct {
-		spec   Spec
-		labels []string
-		sizes  []int
-		means  []float64
-		source string
-	}{
+	tests := []groupedWant{
 		{Spec{Name: "magic", Source: SourceFile, Path: "magic04.data", Sep: ",", Column: 8, GroupColumn: ColumnAt(10), Lo: 0, Hi: 90},
 			[]string{"g", "h"}, []int{12332, 6688}, []float64{18.784309219915666, 43.985233208732055},
 			"column 8 groups column 10"},
@@ -224,7 +233,72 @@ func TestBuildGroupedShared(t *testing.T) {
 			"column 0 groups column 9"},
 	}
 	for _, tt := range tests {
-		sharedFile(t, tt.spec.Path)
+		realFile(t, tt.spec.Path)
+	}
+	checkGroupedBuilds(t, tests)
+	// The first MAGIC row, raw: fAlpha 40.092, class g.
+	checkFirstMagicRow(t, tests[0].spec, 40.092)
+}
+
+// TestBuildGroupedFixture is TestBuildGroupedShared on the generated
+// stand-ins (datatest): the same specs, the labels, sizes and raw means
+// computed from the generator's values (exact sums per class), and the
+// first row raw. It catches the same faults on every checkout.
+func TestBuildGroupedFixture(t *testing.T) {
+	datatest.Use(t)
+	magic := datatest.Magic04(datatest.MagicRows, datatest.MagicSeed)
+	shuttle := datatest.Shuttle(datatest.ShuttleRows, datatest.ShuttleSeed)
+	want := func(spec Spec, f *datatest.File, source string) groupedWant {
+		col := f.Column(spec.Column)
+		w := groupedWant{spec: spec, labels: f.Classes, sizes: f.ClassCounts(), source: source}
+		for _, label := range f.Classes {
+			var xs []float64
+			for i, c := range f.Class {
+				if c == label {
+					xs = append(xs, col[i])
+				}
+			}
+			w.means = append(w.means, exactMean(xs))
+		}
+		return w
+	}
+	tests := []groupedWant{
+		want(Spec{Name: "magic", Source: SourceFile, Path: "magic04.data", Sep: ",", Column: 8, GroupColumn: ColumnAt(10), Lo: 0, Hi: 90},
+			magic, "column 8 groups column 10"),
+		want(Spec{Name: "magic-fLength", Source: SourceFile, Path: "magic04.data", Sep: ",", Column: 0, GroupColumn: ColumnAt(10), Lo: 0, Hi: 400},
+			magic, "column 0 groups column 10"),
+		want(Spec{Name: "shuttle", Source: SourceFile, Path: "shuttle.tst", Column: 0, GroupColumn: ColumnAt(9), Lo: 20, Hi: 130},
+			shuttle, "column 0 groups column 9"),
+	}
+	// The fixture has every class (the check would not see labels out of
+	// order otherwise).
+	for _, tt := range tests {
+		for k, n := range tt.sizes {
+			if n == 0 {
+				t.Fatalf("%s: the fixture has no row of class %s", tt.spec.Name, tt.labels[k])
+			}
+		}
+	}
+	checkGroupedBuilds(t, tests)
+	checkFirstMagicRow(t, tests[0].spec, magic.X[0][8])
+}
+
+// checkFirstMagicRow: row 1 of MAGIC with fAlpha as the value is raw
+// (alpha), class g (group 0).
+func checkFirstMagicRow(t *testing.T, spec Spec, alpha float64) {
+	t.Helper()
+	d, err := spec.Build(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Values[0] != alpha || d.Groups[0] != 0 {
+		t.Errorf("row 1: (%v, %d), want the raw (%v, g)", d.Values[0], d.Groups[0], alpha)
+	}
+}
+
+func checkGroupedBuilds(t *testing.T, tests []groupedWant) {
+	t.Helper()
+	for _, tt := range tests {
 		d, err := tt.spec.Build(0, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -251,27 +325,37 @@ func TestBuildGroupedShared(t *testing.T) {
 			t.Errorf("%s: source %q, substitute %v", tt.spec.Name, d.Source, d.Substitute)
 		}
 	}
-	// The first MAGIC row, raw: fAlpha 40.092, class g.
-	d, err := tests[0].spec.Build(0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Values[0] != 40.092 || d.Groups[0] != 0 {
-		t.Errorf("row 1: (%v, %d), want the raw (40.092, g)", d.Values[0], d.Groups[0])
-	}
 }
 
 // TestBuildGroupedPrefix: n < rows keeps the first n rows but the file's
 // groups: magic04.data lists its 12,332 g rows first, so its first 1,000
 // rows hold no h, and h is still group 1 with n_h = 0 and mean NaN.
-// Catches groups re-indexed by the prefix (D = 1, and a build error).
+// Catches groups re-indexed by the prefix (D = 1, and a build error). On
+// the real file (skipped without it) and on the generated one, which also
+// lists its g rows first (648 of 1,000).
 func TestBuildGroupedPrefix(t *testing.T) {
-	sharedFile(t, "magic04.data")
+	t.Run("real", func(t *testing.T) {
+		realFile(t, "magic04.data")
+		checkGroupedPrefix(t, 1000)
+	})
+	t.Run("fixture", func(t *testing.T) {
+		datatest.Use(t)
+		f := datatest.Magic04(datatest.MagicRows, datatest.MagicSeed)
+		const n = 500
+		if f.Class[n-1] != "g" || f.Class[f.Rows()-1] != "h" {
+			t.Fatalf("the fixture's first %d rows are not all g, or it has no h", n)
+		}
+		checkGroupedPrefix(t, n)
+	})
+}
+
+func checkGroupedPrefix(t *testing.T, n int) {
+	t.Helper()
 	s, ok := Lookup("magic-fAlpha-by-class")
 	if !ok {
 		t.Fatal("magic-fAlpha-by-class not in the catalogue")
 	}
-	d, err := s.Build(1000, nil)
+	d, err := s.Build(n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,15 +363,15 @@ func TestBuildGroupedPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Len() != 1000 || g.D != 2 || !slices.Equal(g.Sizes(), []int{1000, 0}) || !math.IsNaN(g.Means()[1]) {
-		t.Errorf("first 1,000 rows: Len %d, D %d, sizes %v, means %v", g.Len(), g.D, g.Sizes(), g.Means())
+	if g.Len() != n || g.D != 2 || !slices.Equal(g.Sizes(), []int{n, 0}) || !math.IsNaN(g.Means()[1]) {
+		t.Errorf("first %d rows: Len %d, D %d, sizes %v, means %v", n, g.Len(), g.D, g.Sizes(), g.Means())
 	}
 	full, err := s.Build(0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(full.Values[:1000], d.Values) || !slices.Equal(full.Groups[:1000], d.Groups) {
-		t.Error("the prefix is not the first 1,000 rows of the full build")
+	if !slices.Equal(full.Values[:n], d.Values) || !slices.Equal(full.Groups[:n], d.Groups) {
+		t.Errorf("the prefix is not the first %d rows of the full build", n)
 	}
 }
 
@@ -397,11 +481,30 @@ func TestLoadGroupedMaxGroups(t *testing.T) {
 	if _, _, labels, err := loadGrouped(p, 0, 1, ",", nil, fileLayout{}, 4); err != nil || len(labels) != 4 {
 		t.Errorf("4 labels, bound 4: labels %v, err %v", labels, err)
 	}
-	sharedFile(t, "magic04.data")
+	// MaxGroups itself, through Spec.Build: fLength as the group column,
+	// on the real file (skipped without it) and on a generated one of
+	// 5,000 rows with more than 4,096 distinct fLength values.
 	s := Spec{Name: "m", Source: SourceFile, Path: "magic04.data", Sep: ",", Column: 8, GroupColumn: ColumnAt(0), Lo: 0, Hi: 90}
-	if _, err := s.Build(0, nil); err == nil || !strings.Contains(err.Error(), "more than 4096 distinct labels; is it a class column?") {
-		t.Errorf("fLength as groups: err = %v", err)
-	}
+	t.Run("real", func(t *testing.T) {
+		realFile(t, "magic04.data")
+		if _, err := s.Build(0, nil); err == nil || !strings.Contains(err.Error(), "more than 4096 distinct labels; is it a class column?") {
+			t.Errorf("fLength as groups: err = %v", err)
+		}
+	})
+	t.Run("fixture", func(t *testing.T) {
+		f := datatest.Magic04(5000, 3)
+		distinct := map[float64]bool{}
+		for _, x := range f.Column(0) {
+			distinct[x] = true
+		}
+		if len(distinct) <= MaxGroups {
+			t.Fatalf("the fixture has %d distinct fLength values, want more than %d", len(distinct), MaxGroups)
+		}
+		fixture(t, f)
+		if _, err := s.Build(0, nil); err == nil || !strings.Contains(err.Error(), "more than 4096 distinct labels; is it a class column?") {
+			t.Errorf("fLength as groups: err = %v", err)
+		}
+	})
 }
 
 // TestSortGroups: the renumbering is a bijection consistent with the

@@ -5,26 +5,58 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets/datatest"
 )
 
 // sharedData is ../shared/data seen from this package's directory (tests run
-// in /…/main/datasets, the shared files are in /…/shared/data).
+// in /…/main/datasets, a developer's shared files are in /…/shared/data).
 const sharedData = "../../shared/data"
 
-// sharedFile returns the path of a file in ../shared/data, or skips the test
-// when it is absent (it is present on CI).
-func sharedFile(t *testing.T, name string) string {
+// realFile returns the path of the real data file name as the loaders find
+// it (Find: $LDPBENCH_DATA, data/, and ../shared/data unless
+// $LDPBENCH_NO_SHARED is set), or skips the test when it is absent, naming
+// the file and `make data`. Only checks of the real file's own numbers
+// (row and class counts, published means) use it; the loaders themselves
+// are tested on generated fixtures (package datatest) in every checkout.
+func realFile(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join(sharedData, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data file %s absent (%v); it lives beside the checkout, see datasets spec §2", p, err)
+	p, err := Find(name)
+	if errors.Is(err, ErrNotFound) {
+		t.Skipf("real data file %s not found: run `make data` to fetch it (this test checks the real file's own numbers)", name)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	return p
+}
+
+// exactMean returns the mean of xs correctly rounded (an exact sum in
+// math/big), independent of the package's own summation.
+func exactMean(xs []float64) float64 {
+	sum := new(big.Float).SetPrec(2048)
+	for _, x := range xs {
+		sum.Add(sum, new(big.Float).SetFloat64(x))
+	}
+	m, _ := sum.Quo(sum, new(big.Float).SetInt64(int64(len(xs)))).Float64()
+	return m
+}
+
+// fixture writes f into a fresh directory and points $LDPBENCH_DATA at it.
+func fixture(t *testing.T, f *datatest.File) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := f.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvData, dir)
+	return filepath.Join(dir, f.Name)
 }
 
 // writeTemp writes content to a file in a fresh temporary directory.
@@ -37,9 +69,10 @@ func writeTemp(t *testing.T, name, content string) string {
 	return p
 }
 
-// TestLoadSharedFiles checks the two UCI files against numbers computed
-// independently from the files (awk and Python math.fsum).
-func TestLoadSharedFiles(t *testing.T) {
+// TestLoadRealFiles checks the two real UCI files against numbers computed
+// independently from the files (awk and Python math.fsum); skipped without
+// them (TestLoadFixtureFiles checks the loader on every checkout).
+func TestLoadRealFiles(t *testing.T) {
 	tests := []struct {
 		file     string
 		column   int
@@ -54,25 +87,95 @@ func TestLoadSharedFiles(t *testing.T) {
 		{"shuttle.tst", 9, "whitespace", 14500, 1, 7, 1.6775172413793102}, // class
 	}
 	for _, tt := range tests {
-		p := sharedFile(t, tt.file)
-		xs, err := LoadColumn(p, tt.column, tt.sep)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(xs) != tt.rows {
-			t.Errorf("%s column %d: %d rows, want %d", tt.file, tt.column, len(xs), tt.rows)
-		}
-		if lo, hi := slices.Min(xs), slices.Max(xs); lo != tt.min || hi != tt.max {
-			t.Errorf("%s column %d: range [%v, %v], want [%v, %v]", tt.file, tt.column, lo, hi, tt.min, tt.max)
-		}
-		if m := mean(xs); math.Abs(m-tt.mean) > 1e-12*tt.mean {
-			t.Errorf("%s column %d: mean %.17g, want %.17g", tt.file, tt.column, m, tt.mean)
-		}
+		t.Run(fmt.Sprintf("%s/%d", tt.file, tt.column), func(t *testing.T) {
+			p := realFile(t, tt.file)
+			xs, err := LoadColumn(p, tt.column, tt.sep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(xs) != tt.rows {
+				t.Errorf("%s column %d: %d rows, want %d", tt.file, tt.column, len(xs), tt.rows)
+			}
+			if lo, hi := slices.Min(xs), slices.Max(xs); lo != tt.min || hi != tt.max {
+				t.Errorf("%s column %d: range [%v, %v], want [%v, %v]", tt.file, tt.column, lo, hi, tt.min, tt.max)
+			}
+			if m := mean(xs); math.Abs(m-tt.mean) > 1e-12*tt.mean {
+				t.Errorf("%s column %d: mean %.17g, want %.17g", tt.file, tt.column, m, tt.mean)
+			}
+		})
 	}
 }
 
+// TestLoadFixtureFiles reads every column of the generated stand-ins of
+// the two UCI files (datatest: magic04.data comma-separated, shuttle.tst
+// whitespace-separated, the class column included where it is a number),
+// found through $LDPBENCH_DATA, and compares them with the values the
+// generator wrote, bit for bit. Catches a column off by one, a row dropped
+// or a separator misread, without the real files.
+func TestLoadFixtureFiles(t *testing.T) {
+	dir := datatest.Use(t)
+	for _, tt := range []struct {
+		f    *datatest.File
+		sep  string
+		cols int
+	}{
+		{datatest.Magic04(datatest.MagicRows, datatest.MagicSeed), ",", 10},
+		{datatest.Shuttle(datatest.ShuttleRows, datatest.ShuttleSeed), "", 10},
+		{datatest.Shuttle(datatest.ShuttleRows, datatest.ShuttleSeed), SepWhitespace, 10},
+	} {
+		p, err := Find(tt.f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameFile(t, p, filepath.Join(dir, tt.f.Name)) {
+			t.Fatalf("Find(%s) = %s, not the fixture in %s", tt.f.Name, p, dir)
+		}
+		for j := range tt.cols {
+			xs, err := LoadColumn(p, j, tt.sep)
+			if err != nil {
+				t.Fatalf("%s column %d: %v", tt.f.Name, j, err)
+			}
+			if want := tt.f.Column(j); !slices.Equal(xs, want) {
+				t.Errorf("%s column %d (sep %q): %d values, not the generator's %d", tt.f.Name, j, tt.sep, len(xs), len(want))
+			}
+		}
+	}
+	// magic04.data's class column is a letter: an error naming the line.
+	if _, err := LoadColumn(filepath.Join(dir, "magic04.data"), 10, ","); err == nil || !strings.Contains(err.Error(), "magic04.data:1: column 10") {
+		t.Errorf("magic04.data column 10: %v, want an error on line 1", err)
+	}
+}
+
+// fLengthWant is what TestBuildMagicFLength expects of magic-fLength built
+// from a file: its rows, the column's min, max and mean, and the min and
+// max of its first three rows.
+type fLengthWant struct {
+	rows         int
+	lo, hi, mean float64
+	lo3, hi3     float64
+}
+
+// TestBuildMagicFLength builds the catalogue's magic-fLength from the real
+// magic04.data (skipped without it) against numbers computed independently
+// from the file.
 func TestBuildMagicFLength(t *testing.T) {
-	sharedFile(t, "magic04.data")
+	realFile(t, "magic04.data")
+	// Rows 1-3 of magic04.data: fLength 28.7967, 31.6036, 162.052.
+	checkMagicFLength(t, fLengthWant{rows: 19020, lo: 4.2835, hi: 334.177, mean: 53.25015392744479, lo3: 28.7967, hi3: 162.052})
+}
+
+// TestBuildMagicFLengthFixture builds magic-fLength from the generated
+// magic04.data (datatest), against the generator's own values.
+func TestBuildMagicFLengthFixture(t *testing.T) {
+	datatest.Use(t)
+	f := datatest.Magic04(datatest.MagicRows, datatest.MagicSeed)
+	col := f.Column(0)
+	checkMagicFLength(t, fLengthWant{rows: f.Rows(), lo: slices.Min(col), hi: slices.Max(col), mean: exactMean(col),
+		lo3: slices.Min(col[:3]), hi3: slices.Max(col[:3])})
+}
+
+func checkMagicFLength(t *testing.T, w fLengthWant) {
+	t.Helper()
 	s, ok := Lookup("magic-fLength")
 	if !ok {
 		t.Fatal("magic-fLength not in the catalogue")
@@ -81,24 +184,24 @@ func TestBuildMagicFLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Len() != 19020 {
-		t.Errorf("Len = %d, want 19020", d.Len())
+	if d.Len() != w.rows {
+		t.Errorf("Len = %d, want %d", d.Len(), w.rows)
 	}
-	if got, want := d.Normalisation.String(), "minmax[lo=4.2835,hi=334.177]"; got != want {
+	if got, want := d.Normalisation.String(), "minmax[lo="+fmtFloat(w.lo)+",hi="+fmtFloat(w.hi)+"]"; got != want {
 		t.Errorf("Normalisation = %s, want %s", got, want)
 	}
 	if lo, hi := slices.Min(d.Values), slices.Max(d.Values); lo != -1 || hi != 1 {
 		t.Errorf("range [%v, %v], want exactly [-1, 1]", lo, hi)
 	}
 	// The mean commutes with the affine map.
-	want := 2*(53.25015392744479-4.2835)/(334.177-4.2835) - 1
+	want := 2*(w.mean-w.lo)/(w.hi-w.lo) - 1
 	if m := d.Mean(); math.Abs(m-want) > 1e-13 {
 		t.Errorf("Mean = %.17g, want %.17g", m, want)
 	}
-	if got := d.Normalisation.Invert(d.Mean()); math.Abs(got-53.25015392744479) > 1e-10 {
-		t.Errorf("Invert(Mean) = %.17g, want the raw mean 53.25015392744479", got)
+	if got := d.Normalisation.Invert(d.Mean()); math.Abs(got-w.mean) > 1e-10 {
+		t.Errorf("Invert(Mean) = %.17g, want the raw mean %.17g", got, w.mean)
 	}
-	if !strings.Contains(d.Source, "magic04.data column 0") || !strings.Contains(d.Source, "rows 1-19020") {
+	if rows := fmt.Sprintf("rows 1-%d", w.rows); !strings.Contains(d.Source, "magic04.data column 0") || !strings.Contains(d.Source, rows) {
 		t.Errorf("Source = %q", d.Source)
 	}
 	if d.Substitute {
@@ -110,8 +213,7 @@ func TestBuildMagicFLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rows 1-3 of magic04.data: fLength 28.7967, 31.6036, 162.052.
-	if got, want := first.Normalisation.String(), "minmax[lo=28.7967,hi=162.052]"; got != want {
+	if got, want := first.Normalisation.String(), "minmax[lo="+fmtFloat(w.lo3)+",hi="+fmtFloat(w.hi3)+"]"; got != want {
 		t.Errorf("first 3 rows: Normalisation = %s, want %s", got, want)
 	}
 	if first.Len() != 3 || !strings.Contains(first.Source, "rows 1-3") {
@@ -122,8 +224,8 @@ func TestBuildMagicFLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if all.Len() != 19020 {
-		t.Errorf("n > rows: Len = %d, want 19020", all.Len())
+	if all.Len() != w.rows {
+		t.Errorf("n > rows: Len = %d, want %d", all.Len(), w.rows)
 	}
 }
 

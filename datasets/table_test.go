@@ -6,9 +6,12 @@ import (
 	"compress/gzip"
 	"errors"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/datasets/datatest"
 )
 
 // TestBinarise: k − 1 coordinates, +1 on the level's own, the last level
@@ -30,11 +33,11 @@ func TestBinarise(t *testing.T) {
 	}
 }
 
-// TestLoadTableUCI reads the two UCI files beside the checkout (skipped
-// without them): row counts, feature counts and class counts as published
-// (datasets.md §2; Shuttle's test split by class as counted by the
-// catalogue). Catches an off-by-one column, a header line swallowed, a
-// class map shifted by one.
+// TestLoadTableUCI reads the two real UCI files (each skipped without it;
+// TestLoadTableFixture runs on every checkout): row counts, feature counts
+// and class counts as published (datasets.md §2; Shuttle's test split by
+// class as counted by the catalogue). Catches an off-by-one column, a
+// header line swallowed, a class map shifted by one.
 func TestLoadTableUCI(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -45,22 +48,67 @@ func TestLoadTableUCI(t *testing.T) {
 		{"gamma", 19020, 10, []int{12332, 6688}},
 		{"shuttle", 14500, 9, []int{11478, 13, 39, 2155, 809, 4, 2}},
 	} {
-		tab, err := LoadTable(tc.name)
-		if errors.Is(err, ErrNotFound) {
-			t.Skipf("%s: %v", tc.name, err)
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := LoadTable(tc.name)
+			if errors.Is(err, ErrNotFound) {
+				t.Skipf("real data file %s not found: run `make data` to fetch it (this test checks the real file's own numbers)", TableFiles(tc.name)[0])
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tab.Rows() != tc.rows || tab.P != tc.p || len(tab.Y) != tc.rows {
+				t.Fatalf("%s: %d rows × %d, want %d × %d", tc.name, tab.Rows(), tab.P, tc.rows, tc.p)
+			}
+			counts := make([]int, len(tab.Classes))
+			for _, y := range tab.Y {
+				counts[int(y)]++
+			}
+			if !slices.Equal(counts, tc.counts) {
+				t.Errorf("%s: class counts %v, want %v", tc.name, counts, tc.counts)
+			}
+		})
+	}
+}
+
+// TestLoadTableFixture: LoadTable on the generated stand-ins of the two UCI
+// files (datatest, through $LDPBENCH_DATA) gives the generator's rows:
+// every feature bit for bit, the classes mapped to their indices (g → 0,
+// h → 1; 1…7 → 0…6), the class names, and a source naming the file. Catches
+// what TestLoadTableUCI catches, and a feature column shifted, without the
+// real files.
+func TestLoadTableFixture(t *testing.T) {
+	dir := datatest.Use(t)
+	for _, tc := range []struct {
+		name string
+		f    *datatest.File
+		p    int
+	}{
+		{"gamma", datatest.Magic04(datatest.MagicRows, datatest.MagicSeed), 10},
+		{"shuttle", datatest.Shuttle(datatest.ShuttleRows, datatest.ShuttleSeed), 9},
+	} {
+		if got := TableFiles(tc.name); !slices.Equal(got, []string{tc.f.Name}) {
+			t.Fatalf("TableFiles(%s) = %v, want [%s]", tc.name, got, tc.f.Name)
 		}
+		tab, err := LoadTable(tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tab.Rows() != tc.rows || tab.P != tc.p || len(tab.Y) != tc.rows {
-			t.Fatalf("%s: %d rows × %d, want %d × %d", tc.name, tab.Rows(), tab.P, tc.rows, tc.p)
+		if tab.Rows() != tc.f.Rows() || tab.P != tc.p || tab.Numeric != tc.p || len(tab.Y) != tc.f.Rows() {
+			t.Fatalf("%s: %d rows × %d (%d numeric), want %d × %d", tc.name, tab.Rows(), tab.P, tab.Numeric, tc.f.Rows(), tc.p)
 		}
-		counts := make([]int, len(tab.Classes))
-		for _, y := range tab.Y {
-			counts[int(y)]++
+		if !slices.Equal(tab.Classes, tc.f.Classes) {
+			t.Errorf("%s: classes %q, want %q", tc.name, tab.Classes, tc.f.Classes)
 		}
-		if !slices.Equal(counts, tc.counts) {
-			t.Errorf("%s: class counts %v, want %v", tc.name, counts, tc.counts)
+		for i, row := range tc.f.X {
+			if !slices.Equal(tab.Row(i), row) {
+				t.Fatalf("%s: row %d = %v, want %v", tc.name, i, tab.Row(i), row)
+			}
+			if want := slices.Index(tc.f.Classes, tc.f.Class[i]); tab.Y[i] != float64(want) {
+				t.Fatalf("%s: row %d: class %v, want %d (%s)", tc.name, i, tab.Y[i], want, tc.f.Class[i])
+			}
+		}
+		if !strings.Contains(tab.Source, filepath.Join(dir, tc.f.Name)) || tab.Substitute {
+			t.Errorf("%s: source %q, substitute %v", tc.name, tab.Source, tab.Substitute)
 		}
 	}
 }
