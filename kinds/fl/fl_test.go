@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/datasets/datatest"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/kinds/kindtest"
@@ -26,10 +27,31 @@ func needsFetch(s *harness.Spec) bool {
 	return false
 }
 
+// useFixtures points the loaders at generated stand-ins of magic04.data
+// and shuttle.tst (datatest: the real files' formats, 1,000 rows each,
+// enough for task clients' 500 clients) through $LDPBENCH_DATA, and drops
+// the cached gamma and shuttle tables and the curve cache before and after
+// the test, so that no test trains on another's table. The tests run the
+// same on a user's clone, without ../shared/data or `make data`.
+func useFixtures(t *testing.T) {
+	t.Helper()
+	datatest.Use(t)
+	forget := func() {
+		tables.Delete("gamma")
+		tables.Delete("shuttle")
+		curves.Clear()
+	}
+	forget()
+	t.Cleanup(forget)
+}
+
 // TestShippedSpecsQuick runs every runs/fl-*.toml that needs no fetched
 // data at its [quick] scale (figures left out) and checks that it yields
-// cells for every method with finite means, on stand-ins of 10,000 rows. About 10 CPU-s.
+// cells for every method with finite means, on stand-ins: the IPUMS ones
+// at 10,000 rows, and the generated MAGIC Gamma and Shuttle files
+// (useFixtures) for Baek & Chung's Fig. 5 specs. About 10 CPU-s.
 func TestShippedSpecsQuick(t *testing.T) {
+	useFixtures(t)
 	files, err := filepath.Glob(filepath.Join("..", "..", "runs", "fl-*.toml"))
 	if err != nil || len(files) < 6 {
 		t.Fatalf("%d fl specs (%v), want ≥ 6", len(files), err)
@@ -60,15 +82,22 @@ func TestShippedSpecsQuick(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			methods := map[string]bool{}
+			methods, sets := map[string]bool{}, map[string]bool{}
 			for _, sum := range res.Summaries {
 				methods[sum.Method] = true
+				sets[sum.Dataset] = true
 				if math.IsNaN(float64(sum.Mean)) {
 					t.Errorf("%s %s ε=%v %s: mean NaN", sum.Dataset, sum.Method, sum.Eps, sum.Metric)
 				}
 			}
 			if len(methods) != len(s.Axes.Method) {
 				t.Errorf("%d methods in the summaries, spec has %d", len(methods), len(s.Axes.Method))
+			}
+			// No dataset skipped for a missing file.
+			for _, d := range s.Datasets {
+				if !sets[d.Name] {
+					t.Errorf("dataset %s: no summaries", d.Name)
+				}
 			}
 		})
 	}
@@ -77,8 +106,10 @@ func TestShippedSpecsQuick(t *testing.T) {
 // TestDeterministicAtAnyJ: the same spec and seed give the same rows.csv
 // at -j 1 and -j 3, for task erm (folds and reports) and task clients
 // (whose round cells share one training through the curve cache: a cache
-// keyed wrongly, or a run seeded by the worker, makes them differ).
+// keyed wrongly, or a run seeded by the worker, makes them differ), on the
+// generated MAGIC Gamma and Shuttle files (useFixtures).
 func TestDeterministicAtAnyJ(t *testing.T) {
+	useFixtures(t)
 	for _, src := range []string{
 		`name = "det-erm"
 kind = "fl"
@@ -126,7 +157,7 @@ hi = 1000.0
 			t.Fatal(err)
 		}
 		if _, err := datasets.Find(s.Datasets[0].Path); err != nil {
-			t.Skip(err)
+			t.Fatal(err) // the fixture, written by useFixtures
 		}
 		a := kindtest.RunRows(t, experiment.Registry{Kind{}}, s, t.TempDir(), 1)
 		curves.Clear() // the second run must recompute, not read the first's curves
@@ -140,9 +171,11 @@ hi = 1000.0
 // TestCheck: cells that cannot run are refused before anything runs, with
 // the key or file named: a fetch-only table without its file names the
 // file and `make data`; n other than 1; a model the task does not train; a
-// metric the task does not measure; discretising a non-private run.
+// metric the task does not measure; discretising a non-private run. The
+// gamma cell finds the generated magic04.data (useFixtures), so that its
+// model is checked on every checkout.
 func TestCheck(t *testing.T) {
-	t.Setenv(datasets.EnvData, t.TempDir())
+	useFixtures(t)
 	ds := func(name string) *datasets.Dataset { return &datasets.Dataset{Name: name} }
 	for _, tc := range []struct {
 		name    string
