@@ -18,7 +18,7 @@ func TestPlanCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"260 cells × 20 trials", "AN ESTIMATE", "calibration:", "shards of 2 cores for ≤ 1 h wall"} {
+	for _, want := range []string{"260 cells × 40 trials", "AN ESTIMATE", "calibration:", "shards of 2 cores for ≤ 1 h wall"} {
 		if !strings.Contains(quick, want) {
 			t.Errorf("plan (quick) lacks %q:\n%s", want, quick)
 		}
