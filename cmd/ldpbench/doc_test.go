@@ -57,3 +57,38 @@ func TestReadmeListsCommands(t *testing.T) {
 		t.Errorf("README's command lines:\n%s\nwant, in this order:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCIRecipeIsRun: every command of the CI recipes in docs/ci.md (the
+// GitHub "- run:" steps and the GitLab script lines) is a command that
+// .ci/run runs, up to the specs named, so that the recipe cannot rot
+// without this repository's CI failing first.
+func TestCIRecipeIsRun(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := regexp.MustCompile(`SPECS_ONLY="[^"]*"`)
+	var run []string
+	for _, l := range strings.Split(string(ci), "\n") {
+		run = append(run, specs.ReplaceAllString(strings.TrimSpace(l), `SPECS_ONLY=""`))
+	}
+	step := regexp.MustCompile(`^\s*- (?:run: )?(make .*)$`)
+	n := 0
+	for _, l := range strings.Split(string(doc), "\n") {
+		m := step.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n++
+		if cmd := specs.ReplaceAllString(m[1], `SPECS_ONLY=""`); !slices.Contains(run, cmd) {
+			t.Errorf("docs/ci.md runs %q, which .ci/run does not", m[1])
+		}
+	}
+	if n < 4 {
+		t.Errorf("docs/ci.md has %d recipe steps, want the GitHub and the GitLab ones (≥ 4)", n)
+	}
+}
