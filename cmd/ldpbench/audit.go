@@ -75,7 +75,7 @@ func cmdAudit(ctx context.Context, c *cli, args []string) error {
 		fmt.Fprintln(stdout, "  ", f)
 	}
 	if bad := audit.Unexpected(rows); *strict && len(bad) > 0 {
-		return fmt.Errorf("audit: %d violations by mechanisms not marked as known errata (see %s): %w", len(bad), csvPath, errFound)
+		return findingf("audit: %d violations by mechanisms not marked as known errata (see %s)", len(bad), csvPath)
 	}
 	return nil
 }

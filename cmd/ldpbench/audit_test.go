@@ -117,8 +117,8 @@ func TestAuditStrict(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "audit.csv"))
 	out, err := runCLI(t, "audit", "--eps", "1", "--out", dir, "--mc", "0", "--strict")
-	if err == nil || !strings.Contains(err.Error(), "1 violations") || !strings.Contains(out, "VIOLATION pm ε=1") {
-		t.Errorf("--strict: %v\n%s", err, out)
+	if err == nil || !strings.Contains(err.Error(), "1 violations") || !strings.Contains(out, "VIOLATION pm ε=1") || exitCode(err) != 1 {
+		t.Errorf("--strict: %v (exit %d, want 1)\n%s", err, exitCode(err), out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "audit.csv")); err != nil {
 		t.Errorf("--strict failed before writing the CSV: %v", err)

@@ -101,10 +101,21 @@ type cli struct {
 	stdout, stderr io.Writer
 }
 
-// errFound is wrapped by the errors of a check that ran and found
-// something (regress: a cell moved; audit --strict: a violation): exit 1.
-// Every other error is a usage or run error: exit 2.
+// errFound is matched (errors.Is) by the errors of a check that ran and
+// found something (regress: a cell moved; audit --strict: a violation):
+// exit 1. Every other error is a usage or run error: exit 2.
 var errFound = errors.New("the check found a problem")
+
+// findingError is the error of a check that found something: its own
+// message, and errors.Is(err, errFound).
+type findingError struct{ msg string }
+
+func findingf(format string, args ...any) error {
+	return &findingError{fmt.Sprintf(format, args...)}
+}
+
+func (e *findingError) Error() string        { return e.msg }
+func (e *findingError) Is(target error) bool { return target == errFound }
 
 // errUsagePrinted is a usage error whose usage is printed already: exit 2,
 // nothing more to say.

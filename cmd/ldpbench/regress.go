@@ -18,7 +18,7 @@ import (
 // errMoved is returned by regress when a check moved: main exits 1 on it
 // (2 on any other error), so that CI can tell a regression from a failure
 // to run.
-var errMoved = fmt.Errorf("regression: some cells moved (see above): %w", errFound)
+var errMoved = findingf("regression: some cells moved (see above)")
 
 // BaselineDir holds the shipped specs' baselines, one file per spec.
 const BaselineDir = "regress"
