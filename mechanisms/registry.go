@@ -1,9 +1,12 @@
 package mechanisms
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Info describes one registered mechanism.
@@ -17,7 +20,7 @@ type Info struct {
 }
 
 // registry is the one list of mechanisms. A new mechanism is one file plus
-// one line here.
+// one line here; a program or a test adds its own with Register.
 var registry = []Info{
 	{"laplace", "Laplace noise of scale 2/ε on [-1, 1]", wrap(NewLaplace)},
 	{"duchi", "Duchi et al.'s binary mechanism (stochastic rounding, SR) on [-1, 1]", wrap(NewDuchi)},
@@ -47,6 +50,10 @@ func wrap[T Mechanism](newT func(eps float64) (T, error)) func(eps float64) (Mec
 	}
 }
 
+// registryMu guards registry against Register while specs are checked and
+// run.
+var registryMu sync.RWMutex
+
 func init() {
 	seen := make(map[string]bool)
 	for _, info := range registry {
@@ -57,8 +64,46 @@ func init() {
 	}
 }
 
+// validName is what a registered name may be: it appears in specs, cell
+// keys and file names.
+var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// Register adds a mechanism to the registry, after which every spec, kind
+// and command can name it, exactly as the built-in ones: a user's own
+// mechanism registered from their program or test, or a spec's external
+// mechanism for the duration of a run. It refuses an empty, malformed or
+// taken name and a nil New. The returned function removes the entry again.
+func Register(info Info) (unregister func(), err error) {
+	if !validName.MatchString(info.Name) {
+		return nil, fmt.Errorf("register mechanism %q: a name is lower-case letters, digits, '.', '_' and '-', starting with a letter or digit", info.Name)
+	}
+	if info.New == nil {
+		return nil, fmt.Errorf("register mechanism %q: no constructor (Info.New)", info.Name)
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if slices.ContainsFunc(registry, func(i Info) bool { return i.Name == info.Name }) {
+		return nil, fmt.Errorf("register mechanism %q: %w", info.Name, ErrNameTaken)
+	}
+	registry = append(registry, info)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			registryMu.Lock()
+			defer registryMu.Unlock()
+			registry = slices.DeleteFunc(registry, func(i Info) bool { return i.Name == info.Name })
+		})
+	}, nil
+}
+
+// ErrNameTaken is wrapped by Register's error for a name already in the
+// registry.
+var ErrNameTaken = errors.New("the name is taken")
+
 // Names returns the registered names in sorted order.
 func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	names := make([]string, len(registry))
 	for i, info := range registry {
 		names[i] = info.Name
@@ -69,6 +114,8 @@ func Names() []string {
 
 // Lookup returns the registry entry of name.
 func Lookup(name string) (Info, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	i := slices.IndexFunc(registry, func(info Info) bool { return info.Name == name })
 	if i < 0 {
 		return Info{}, false
