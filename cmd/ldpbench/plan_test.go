@@ -1,14 +1,23 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/harness"
+	"github.com/ldpbench/ldpbench/runs"
 )
 
 // `plan` states the counts of the spec at either scale (full by default,
 // as for run) and says that its times are an estimate from a calibration;
-// catches --quick ignored (quick and full counts equal) and an unlabelled
-// estimate.
+// catches --quick ignored (quick and full counts equal), a cell count that
+// is not datasets × methods × ε × n × params (a method axis "*" expanded
+// wrongly, an axis dropped or counted twice) and an unlabelled estimate.
+// The expected counts are computed from the spec and the kind's methods
+// (every registered mechanism for "*"), so that registering a mechanism
+// changes no line here.
 func TestPlanCLI(t *testing.T) {
 	quick, err := runCLI(t, "plan", "mean-synthetic", "--quick", "--calibrate", "300ms")
 	if err != nil {
@@ -18,15 +27,43 @@ func TestPlanCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"260 cells × 40 trials", "AN ESTIMATE", "calibration:", "shards of 2 cores for ≤ 1 h wall"} {
+	q, f := planCounts(t, "mean-synthetic", true), planCounts(t, "mean-synthetic", false)
+	if q == f {
+		t.Fatalf("mean-synthetic: quick and full scale both %q: the test cannot tell --quick from --full", q)
+	}
+	for _, want := range []string{q, "AN ESTIMATE", "calibration:", "shards of 2 cores for ≤ 1 h wall"} {
 		if !strings.Contains(quick, want) {
 			t.Errorf("plan (quick) lacks %q:\n%s", want, quick)
 		}
 	}
-	if !strings.Contains(full, "260 cells × 100 trials") || !strings.Contains(full, "full scale") {
-		t.Errorf("plan --full:\n%s", full)
+	if !strings.Contains(full, f) || !strings.Contains(full, "full scale") {
+		t.Errorf("plan --full lacks %q:\n%s", f, full)
 	}
 	if _, err := runCLI(t, "plan", "mean-synthetic", "--cores", "0"); err == nil {
 		t.Error("--cores 0 accepted")
 	}
+}
+
+// planCounts returns "C cells × T trials" for the shipped spec name at the
+// given scale: C = datasets × methods (the kind's expansion of "*") × ε ×
+// n × the product of the further axes' lengths.
+func planCounts(t *testing.T, name string, quick bool) string {
+	t.Helper()
+	s, err := harness.OpenSpec(name, runs.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kinds.Lookup(s.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = s.Scaled(quick)
+	cells := len(s.Datasets) * len(experiment.Methods(k, s.Axes.Method)) * len(s.Axes.Eps) * len(s.Axes.N)
+	for _, vs := range s.Axes.Params {
+		cells *= len(vs)
+	}
+	if cells == 0 {
+		t.Fatalf("%s: no cells", name)
+	}
+	return fmt.Sprintf("%d cells × %d trials", cells, s.Trials)
 }
