@@ -137,12 +137,19 @@ type TransitionOptions struct {
 	DTilde DTildeRule
 }
 
+// HistTransitionNeeds is what NewHistTransition needs of a mechanism: a
+// bounded output and bucket probabilities.
+var HistTransitionNeeds = mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapBounded, mechanisms.CapBuckets}}
+
 // NewHistTransition builds the exact structured transition matrix of m over
-// d equal input bins of m.Domain(). Supported: the piecewise family (pm,
-// pm-sub, pm-opt), Square Wave, a discrete mechanism (n-output, duchi,
-// three-outputs) and a hybrid of a piecewise mechanism with a discrete one
-// (hm, hm-tp, hm-np). Laplace (unbounded output) and the biased
-// Bernoulli/NPRR are refused.
+// d equal input bins of m.Domain(). Structured and exact: the piecewise
+// family (pm, pm-sub, pm-opt), Square Wave, n-output, duchi, three-outputs
+// and a hybrid of a piecewise mechanism with a discrete one (hm, hm-tp,
+// hm-np). Any other mechanism with a bounded output and bucket
+// probabilities (HistTransitionNeeds): a dense matrix, from BucketGivenBin
+// over the input bins (exact), or for a discrete law from its probabilities
+// averaged over each bin by quadrature. Laplace (unbounded output) is
+// refused.
 func NewHistTransition(m mechanisms.Mechanism, d int, opt TransitionOptions) (*HistTransition, error) {
 	if m == nil {
 		return nil, errors.New("estimators: NewHistTransition: nil mechanism")
@@ -173,15 +180,13 @@ func NewHistTransition(m mechanisms.Mechanism, d int, opt TransitionOptions) (*H
 		_, t.hiOut = mm.OutputRange()
 	case *mechanisms.NOutput:
 		t.setDense(mm.Outputs(), func(k int, xlo, xhi float64) float64 { return mm.AverageProbability(k, xlo, xhi) }, 1)
-	case mechanisms.Discrete:
-		if m.Name() != "duchi" && m.Name() != "three-outputs" {
-			return nil, fmt.Errorf("estimators: NewHistTransition: discrete mechanism %s: only n-output, duchi and three-outputs have a law linear on each side of 0", m.Name())
-		}
+	case *mechanisms.Duchi, *mechanisms.ThreeOutputs:
 		// Duchi and Three-Outputs: the law is linear in x on each side of
 		// 0 (it depends on |x| and x), so the average over a bin is the
 		// length-weighted law at the midpoints of its parts left and right
 		// of 0.
-		t.setDense(mm.Outputs(), discreteAverage(mm), 1)
+		dm := mm.(mechanisms.Discrete)
+		t.setDense(dm.Outputs(), discreteAverage(dm), 1)
 	case interface {
 		Components() (continuous, discrete mechanisms.Mechanism, pContinuous float64)
 	}:
@@ -204,8 +209,24 @@ func NewHistTransition(m mechanisms.Mechanism, d int, opt TransitionOptions) (*H
 				return nil, fmt.Errorf("estimators: NewHistTransition(%s): discrete component %s has no output law", m.Name(), dm.Name())
 			}
 		}
+	case mechanisms.Discrete:
+		// Any other discrete law: the bin average of each output's
+		// probability by quadrature on each side of 0 (quadratureAverage).
+		t.setDense(mm.Outputs(), quadratureAverage(m, mm), 1)
 	default:
-		return nil, fmt.Errorf("estimators: NewHistTransition: mechanism %s has no supported transition matrix (want the piecewise family, sw, a discrete or a hybrid mechanism)", m.Name())
+		// Any other mechanism with a bounded output and exact bucket
+		// probabilities (HistTransitionNeeds): equal output buckets, each
+		// entry its BucketGivenBin over the input bin, stored as a window
+		// block whose band is every nonzero row of the column.
+		if err := HistTransitionNeeds.Check(m); err != nil {
+			return nil, fmt.Errorf("estimators: NewHistTransition: %w", err)
+		}
+		h := opt.Buckets
+		if h == 0 {
+			h = 1024
+		}
+		t.win = newBucketBlock(m, d, h)
+		t.hiOut = t.win.lo + float64(t.win.rows)*t.win.w
 	}
 	if t.win != nil {
 		t.Rows += t.win.rows
@@ -214,6 +235,69 @@ func NewHistTransition(m mechanisms.Mechanism, d int, opt TransitionOptions) (*H
 		t.Rows += t.dense.rows
 	}
 	return t, nil
+}
+
+// quadratureAverage returns the bin average of output k's probability for
+// a discrete law on m's domain, the bin given on [-1, 1]: 16-point
+// Gauss–Legendre on the parts of the bin left and right of 0, exact for a
+// law polynomial of degree ≤ 31 on each part (piecewise-linear laws whose
+// kinks fall on bin edges, as NPRR's grid at d a multiple of k), and a
+// quadrature otherwise.
+func quadratureAverage(m mechanisms.Mechanism, dm mechanisms.Discrete) func(k int, xlo, xhi float64) float64 {
+	lo, hi := m.Domain()
+	half := (hi - lo) / 2
+	buf := make([]float64, len(dm.Outputs()))
+	at := func(k int, x float64) float64 {
+		dm.Probabilities(lo+(x+1)*half, buf)
+		return buf[k]
+	}
+	avg := func(k int, a, b float64) float64 {
+		return gaussLegendre16(func(x float64) float64 { return at(k, x) }, a, b) / (b - a)
+	}
+	return func(k int, xlo, xhi float64) float64 {
+		if xlo < 0 && xhi > 0 {
+			return (-xlo*avg(k, xlo, 0) + xhi*avg(k, 0, xhi)) / (xhi - xlo)
+		}
+		return avg(k, xlo, xhi)
+	}
+}
+
+// newBucketBlock returns the h equal output buckets of m's bounded output
+// range over d input bins of its domain as a window block without base:
+// entry (j, i) is BucketGivenBin(y_j, y_{j+1}, x_i, x_{i+1}), exact, and
+// column i's band runs from its first to its last nonzero row.
+func newBucketBlock(m mechanisms.Mechanism, d, h int) *windowBlock {
+	ylo, yhi := m.(mechanisms.OutputRanger).OutputRange()
+	bk := m.(mechanisms.Bucketer)
+	xlo, xhi := m.Domain()
+	w := (yhi - ylo) / float64(h)
+	blk := &windowBlock{rows: h, lo: ylo, w: w, base: make([]float64, h),
+		bandLo: make([]int32, d), bandLen: make([]int32, d), bandOff: make([]int32, d)}
+	edge := func(j int) float64 {
+		if j >= h {
+			return yhi
+		}
+		return ylo + float64(j)*w
+	}
+	col := make([]float64, h)
+	for i := range d {
+		a, b := binEdges(xlo, xhi, d, i)
+		j0, j1 := h, -1
+		for j := range h {
+			col[j] = bk.BucketGivenBin(edge(j), edge(j+1), a, b)
+			if col[j] != 0 {
+				j0, j1 = min(j0, j), j
+			}
+		}
+		if j1 < 0 {
+			j0, j1 = 0, 0
+		}
+		blk.bandLo[i] = int32(j0)
+		blk.bandOff[i] = int32(len(blk.vals))
+		blk.vals = append(blk.vals, col[j0:j1+1]...)
+		blk.bandLen[i] = int32(j1 - j0 + 1)
+	}
+	return blk
 }
 
 // discreteAverage returns the bin average of output k's probability for a

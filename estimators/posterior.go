@@ -9,6 +9,14 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
+// PosteriorNeeds is what the posterior (and so UWA) needs of every
+// service: an unbiased report with a variance (for UWA's weights) and a
+// likelihood, from a discrete law or a density.
+var PosteriorNeeds = mechanisms.Needs{
+	All: []mechanisms.Capability{mechanisms.CapVariance},
+	Any: []mechanisms.Capability{mechanisms.CapDiscreteLaw, mechanisms.CapDensity},
+}
+
 // PosteriorBuckets is the number h of input buckets of the per-user posterior:
 // the authors' code uses 100 (the paper leaves h open; p4 spec §4.2).
 const PosteriorBuckets = 100
@@ -92,9 +100,11 @@ type postLikelihood interface {
 //
 //   - discrete mechanisms (SR = duchi, three-outputs, n-output, ...): the
 //     exact probability of the reported output at μ_k;
-//   - Laplace: the probability of the window [y-τ, y+τ], τ = √|y|, given
-//     μ_k, in closed form from the Laplace CDF (L233–258), with the point
-//     density at y = 0 where the window is empty (E4.3);
+//   - mechanisms with a density on an unbounded output (Laplace, and any
+//     other): the probability of the window [y-τ, y+τ], τ = √|y|, given
+//     μ_k, from the CDF (the paper's Laplace rule, L233–258), with the
+//     point density at y = 0 where the window is empty (E4.3); Laplace's
+//     in closed form;
 //   - bounded continuous mechanisms (PM, SW, ...): the output range is cut
 //     into OutBuckets equal buckets and the likelihood is the exact
 //     probability of the report's bucket (BucketGivenBin). The input is
@@ -103,8 +113,8 @@ type postLikelihood interface {
 //     (E4.13), and that of NewService. The report's bucket is the one that contains
 //     it; PMLookupAuthors reproduces the authors' wrong lookup (E4.2).
 //
-// Mechanisms with atoms inside a continuous output (hm, hm-tp, hm-np) have
-// no likelihood here.
+// A service needs a discrete law or a density (PosteriorNeeds): mechanisms
+// with atoms inside a continuous output (hm, hm-tp, hm-np) have neither.
 type Posterior struct {
 	h    int
 	mu   []float64 // bucket midpoints on [-1, 1]
@@ -255,11 +265,18 @@ func newPostLikelihood(m mechanisms.Mechanism, mu []float64, opt PosteriorOption
 	lo, hi := m.Domain()
 	// The input bin k of [-1, 1] maps one-to-one onto the mechanism's domain.
 	in := func(x float64) float64 { return lo + (x+1)*(hi-lo)/2 }
-	if _, ok := m.(mechanisms.Atoms); ok {
-		return nil, fmt.Errorf("no likelihood: its output mixes atoms with a density (use ua or the single-service estimates)")
+	// What UWA's posterior needs of a service (besides its variance, for
+	// the weights): a discrete law, or a density (PosteriorNeeds).
+	if err := (mechanisms.Needs{Any: []mechanisms.Capability{mechanisms.CapDiscreteLaw, mechanisms.CapDensity}}).Check(m); err != nil {
+		return nil, fmt.Errorf("no likelihood: %w", err)
 	}
 	switch mm := m.(type) {
 	case *mechanisms.Laplace:
+		// The window likelihood below (newPostWindow) in closed form: the
+		// same rows up to a constant factor per row, which cancels in the
+		// posterior, at three exponentials a row instead of 2h CDFs; and
+		// the authors' clamp (E4.3). Not a condition of acceptance: any
+		// unbounded mechanism with a density takes the generic path.
 		return newPostLaplace(mm, mu, opt.LaplaceClamp), nil
 	case mechanisms.Discrete:
 		outs := mm.Outputs()
@@ -278,15 +295,21 @@ func newPostLikelihood(m mechanisms.Mechanism, mu []float64, opt PosteriorOption
 			postMaxNormalise(r)
 		}
 		return t, nil
-	case mechanisms.Continuous:
-		ylo, yhi := mm.OutputRange()
-		if math.IsInf(ylo, 0) || math.IsInf(yhi, 0) {
-			return nil, fmt.Errorf("no likelihood: unbounded output range and no window likelihood for this mechanism")
+	case mechanisms.DensityCDF:
+		if !mechanisms.Has(m, mechanisms.CapBounded) {
+			return newPostWindow(mm, in, mu), nil
 		}
+		ylo, yhi := mm.OutputRange()
 		// The input at the bin midpoint, except for Square Wave, whose
 		// transform averages over the bin (Li et al.; E4.13), as in
-		// NewService.
+		// NewService. Without exact bucket probabilities a bucket's
+		// probability at a point input is a difference of the CDF.
+		bucket, exact := m.(mechanisms.Bucketer)
+		if !exact {
+			bucket = cdfBuckets{mm}
+		}
 		_, binAverage := m.(*mechanisms.SquareWave)
+		binAverage = binAverage && exact
 		nOut := opt.OutBuckets
 		t := &postBucket{lo: ylo, hi: yhi, nOut: nOut, width: (yhi - ylo) / float64(nOut), rows: make([][]float64, nOut)}
 		for r := range t.rows {
@@ -305,7 +328,7 @@ func newPostLikelihood(m mechanisms.Mechanism, mu []float64, opt PosteriorOption
 			}
 			var col float64
 			for r := range t.rows {
-				v := mm.BucketGivenBin(edge(r), edge(r+1), xlo, xhi)
+				v := bucket.BucketGivenBin(edge(r), edge(r+1), xlo, xhi)
 				t.rows[r][k] = v
 				col += v
 			}
@@ -324,7 +347,16 @@ func newPostLikelihood(m mechanisms.Mechanism, mu []float64, opt PosteriorOption
 		}
 		return t, nil
 	}
-	return nil, fmt.Errorf("no likelihood: neither discrete (Outputs, Probabilities) nor continuous with a bounded output range")
+	return nil, fmt.Errorf("no likelihood for %s", m.Name()) // unreachable: the needs hold
+}
+
+// cdfBuckets gives the bucket probabilities of a mechanism with a CDF at a
+// point input (xlo = xhi): Pr[ylo < Y ≤ yhi] = CDF(yhi) - CDF(ylo).
+type cdfBuckets struct{ m mechanisms.DensityCDF }
+
+func (c cdfBuckets) BucketGivenBin(ylo, yhi, xlo, xhi float64) float64 {
+	x := (xlo + xhi) / 2
+	return c.m.CDF(yhi, x) - c.m.CDF(ylo, x)
 }
 
 // postMaxNormalise scales r so that its largest entry is 1 (if it has a
@@ -509,4 +541,81 @@ func laplaceCount(z float64, h int, mu []float64, strict bool) int {
 		k++
 	}
 	return k
+}
+
+// postWindow is the window likelihood of a mechanism with a density on an
+// unbounded output, from its CDF: P(Y ∈ [y-τ, y+τ] | μ_k), τ = √|y| (the
+// rule of the paper's Laplace likelihood, L233–258), and at y = 0, where
+// the window is empty, the point density (E4.3). Where the window's
+// probability is so small that the difference of two CDF values near 0 or
+// 1 loses its digits (all below 1e-3), it is the integral of the density
+// over the window by 16-point Gauss–Legendre instead; where the density
+// underflows at every midpoint too, the row is uniform. A row costs 2h CDF
+// (or 16h density) evaluations.
+type postWindow struct {
+	m     mechanisms.DensityCDF
+	xs    []float64 // the midpoints on the mechanism's domain
+	point []float64 // the density at 0, max-normalised
+}
+
+func newPostWindow(m mechanisms.DensityCDF, in func(float64) float64, mu []float64) *postWindow {
+	t := &postWindow{m: m, xs: make([]float64, len(mu)), point: make([]float64, len(mu))}
+	for k, x := range mu {
+		t.xs[k] = in(x)
+		t.point[k] = m.Density(0, t.xs[k])
+	}
+	postMaxNormalise(t.point)
+	return t
+}
+
+func (t *postWindow) row(y float64, scratch []float64) ([]float64, bool) {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return nil, false
+	}
+	if y == 0 {
+		return t.point, true
+	}
+	tau := math.Sqrt(math.Abs(y))
+	a, c := y-tau, y+tau
+	r := scratch[:len(t.xs)]
+	var mx float64
+	for k, x := range t.xs {
+		r[k] = t.m.CDF(c, x) - t.m.CDF(a, x)
+		mx = max(mx, r[k])
+	}
+	if !(mx >= 1e-3) {
+		mx = 0
+		for k, x := range t.xs {
+			r[k] = gaussLegendre16(func(z float64) float64 { return t.m.Density(z, x) }, a, c)
+			mx = max(mx, r[k])
+		}
+	}
+	if !(mx > 0) || math.IsInf(mx, 0) {
+		// So far in the tail that the density underflows at every
+		// midpoint: the report says nothing the arithmetic can hold.
+		for k := range r {
+			r[k] = 1
+		}
+		return r, true
+	}
+	for k := range r {
+		r[k] /= mx
+	}
+	return r, true
+}
+
+// gl16x and gl16w are the nodes (positive half) and weights of 16-point
+// Gauss–Legendre quadrature on [-1, 1].
+var gl16x = [8]float64{0.0950125098376374, 0.2816035507792589, 0.4580167776572274, 0.6178762444026438, 0.7554044083550030, 0.8656312023878318, 0.9445750230732326, 0.9894009349916499}
+var gl16w = [8]float64{0.1894506104550685, 0.1826034150449236, 0.1691565193950025, 0.1495959888165767, 0.1246289712555339, 0.0951585116824928, 0.0622535239386479, 0.0271524594117541}
+
+// gaussLegendre16 returns the 16-point Gauss–Legendre estimate of the
+// integral of f over [a, b].
+func gaussLegendre16(f func(float64) float64, a, b float64) float64 {
+	h, m := (b-a)/2, (a+b)/2
+	var s float64
+	for i, x := range gl16x {
+		s += gl16w[i] * (f(m-h*x) + f(m+h*x))
+	}
+	return s * h
 }

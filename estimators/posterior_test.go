@@ -194,7 +194,7 @@ func TestPosteriorSR(t *testing.T) {
 // Mechanisms without a likelihood are refused with a reason; the variances
 // of the paper's four mechanisms are recognised as quadratics.
 func TestPosteriorServices(t *testing.T) {
-	if _, err := NewPosterior([]mechanisms.Mechanism{mustMech(t, "hm", 1)}, PosteriorOptions{}); err == nil || !strings.Contains(err.Error(), "atoms") {
+	if _, err := NewPosterior([]mechanisms.Mechanism{mustMech(t, "hm", 1)}, PosteriorOptions{}); err == nil || !strings.Contains(err.Error(), "needs a discrete law or a density") {
 		t.Errorf("hm: %v", err)
 	}
 	p, err := NewPosterior(paperServices(t, 0.1, 0.7, 2, 4), PosteriorOptions{})

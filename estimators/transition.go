@@ -56,10 +56,15 @@ type ServiceOptions struct {
 	Input InputRule
 }
 
-// ErrUnboundedOutput is returned for a mechanism whose output range is
-// infinite (Laplace): its reports cannot be cut into finitely many equal
-// buckets without truncation, and the paper excludes it from ULE (L401).
-var ErrUnboundedOutput = errors.New("estimators: mechanism has an unbounded output range; Laplace is excluded from ULE and EMS (p4 spec §5, paper L401)")
+// ErrUnboundedOutput is wrapped by NewService's error for a mechanism
+// without a bounded output (Laplace): its reports cannot be cut into
+// finitely many equal buckets without truncation (the paper excludes
+// Laplace from ULE, L401).
+var ErrUnboundedOutput = errors.New("estimators: no transition matrix")
+
+// ServiceNeeds is what a transition matrix (and so ULE and EMS) needs of a
+// mechanism: a bounded output and exact bucket probabilities.
+var ServiceNeeds = mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapBounded, mechanisms.CapBuckets}}
 
 // Service is one LDP service of a multi-service collection: its mechanism
 // and the exact transition matrix of its discretisation. It is read-only
@@ -110,7 +115,8 @@ func NewServices(mechs []mechanisms.Mechanism, bins int) ([]*Service, error) {
 //     over the bin (SW, Li et al.'s transform), both exact integrals (E4.8,
 //     E4.13); every column is then renormalised, as the authors' code does
 //     for PM;
-//   - Laplace (unbounded output): ErrUnboundedOutput.
+//   - a mechanism without a bounded output (Laplace): an error wrapping
+//     ErrUnboundedOutput; one without bucket probabilities: an error.
 //
 // Bins are on m.Domain(): [-1, 1], or [0, 1] for Square Wave.
 func NewService(m mechanisms.Mechanism, opt ServiceOptions) (*Service, error) {
@@ -127,19 +133,26 @@ func NewService(m mechanisms.Mechanism, opt ServiceOptions) (*Service, error) {
 	if l < 1 || h < 1 || l > math.MaxUint16 || h >= math.MaxUint16 {
 		return nil, fmt.Errorf("estimators: %s: bins = %d and buckets = %d must be in [1, 65535)", m.Name(), l, h)
 	}
+	if err := ServiceNeeds.Check(m); err != nil {
+		if !mechanisms.Has(m, mechanisms.CapBounded) {
+			return nil, fmt.Errorf("%w: %w", ErrUnboundedOutput, err)
+		}
+		return nil, fmt.Errorf("estimators: no transition matrix: %w", err)
+	}
 	_, discrete := m.(mechanisms.Discrete)
+	_, sw := m.(*mechanisms.SquareWave)
 	midpoint := true
 	switch opt.Input {
 	case InputMidpoint:
 	case InputBinAverage:
 		midpoint = false
 	default:
-		midpoint = discrete || m.Name() != "sw"
+		midpoint = discrete || !sw
 	}
-	if c, ok := m.(mechanisms.Continuous); ok && !discrete {
+	if c, ok := m.(mechanisms.OutputRanger); ok && !discrete {
 		lo, hi := c.OutputRange()
-		if math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
-			return nil, fmt.Errorf("%w (%s)", ErrUnboundedOutput, m.Name())
+		if !(lo < hi) {
+			return nil, fmt.Errorf("estimators: %s: empty output range [%v, %v]", m.Name(), lo, hi)
 		}
 	}
 	mat, err := emkernel.NewMatrix(m, l, h, midpoint)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
@@ -83,12 +84,28 @@ func checkMethod(method string, eps float64, opt cdp.Options) error {
 	return err
 }
 
+// ldpNeeds is what an ldp: method needs of its mechanism: every user's
+// report is averaged, so an unbiased report with a closed-form variance
+// (which is also the exact theory).
+var ldpNeeds = experiment.MethodNeeds{
+	Method: ldpPrefix + experiment.MechanismPlaceholder,
+	Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}},
+}
+
+// MechanismNeeds implements experiment.MechanismTaker.
+func (Kind) MechanismNeeds() []experiment.MethodNeeds {
+	return []experiment.MethodNeeds{ldpNeeds}
+}
+
 // ldpMechanism builds an ldp: method's mechanism as an unbiased estimate
 // on [−1, 1] with its closed-form variance.
 func ldpMechanism(name string, eps float64) (mechanisms.Estimate, error) {
 	m, err := mechanisms.New(name, eps)
 	if err != nil {
 		return nil, fmt.Errorf("method %s%s: %w", ldpPrefix, name, err)
+	}
+	if err := ldpNeeds.Check(Kind{}.Name(), m); err != nil {
+		return nil, err
 	}
 	est, err := mechanisms.Unbiased(m)
 	if err != nil {

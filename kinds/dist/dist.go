@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/ldpbench/ldpbench/estimators"
 	"github.com/ldpbench/ldpbench/experiment"
@@ -27,8 +28,23 @@ var params = experiment.ParamSet{
 	experiment.EnumParam("var_rule", []string{"paper", "plain"}, "variance of hm-np: paper (default: Σπc² − m̂², m̂ the reports' mean) or plain (Σπc² − (Σπc)²)"),
 }
 
-// methods lists the methods, the paper's four first.
-var methods = []string{"hm-np", "de", "oue", "sw", "three-outputs", "hm-tp", "pm", "pm-sub", "n-output"}
+// ownMethods are the methods that are not a mechanism's EM on its
+// transition matrix: 2PEM of HM-NP, and the histogram mechanisms DE and OUE.
+var ownMethods = []string{"hm-np", "de", "oue"}
+
+// paperMethods are the paper's other methods, listed first by AllMethods.
+var paperMethods = []string{"sw", "three-outputs", "hm-tp", "pm", "pm-sub", "n-output"}
+
+// mechNeeds is what a method named after a registered mechanism needs of
+// it: EM on its exact transition matrix over the bins
+// (estimators.HistTransitionNeeds), a bounded output with bucket
+// probabilities. hm-np is taken by 2PEM, its own method.
+var mechNeeds = []experiment.MethodNeeds{
+	{Method: experiment.MechanismPlaceholder, Needs: estimators.HistTransitionNeeds},
+}
+
+// MechanismNeeds implements experiment.MechanismTaker.
+func (Kind) MechanismNeeds() []experiment.MethodNeeds { return mechNeeds }
 
 // Name implements experiment.Kind.
 func (Kind) Name() string { return "noutput-dist" }
@@ -39,13 +55,25 @@ func (Kind) Metrics() []string { return kindMetrics }
 // Params implements experiment.Kind.
 func (Kind) Params() experiment.ParamSet { return params }
 
-// AllMethods implements experiment.MethodLister.
-func (Kind) AllMethods() []string { return slices.Clone(methods) }
+// AllMethods implements experiment.MethodLister: the paper's methods,
+// then every other registered mechanism that the kind takes.
+func (Kind) AllMethods() []string {
+	all := slices.Concat(ownMethods, paperMethods)
+	for _, name := range mechanisms.Names() {
+		if slices.Contains(all, name) {
+			continue
+		}
+		if m, err := mechanisms.New(name, 1); err == nil && mechNeeds[0].Met(m) {
+			all = append(all, name)
+		}
+	}
+	return all
+}
 
 // Check implements experiment.Kind.
 func (Kind) Check(c *experiment.CellSpec) error {
-	if !slices.Contains(methods, c.Method) {
-		return fmt.Errorf("kind noutput-dist: unknown method %q (valid: %v)", c.Method, methods)
+	if err := checkMethod(c.Method, c.Eps); err != nil {
+		return err
 	}
 	if c.Dataset != nil {
 		if err := c.Dataset.Ungrouped(Kind{}.Name()); err != nil {
@@ -55,10 +83,24 @@ func (Kind) Check(c *experiment.CellSpec) error {
 			return fmt.Errorf("kind noutput-dist takes a one-attribute dataset (dim only sets the sampling rate); %s has %d attributes", c.Dataset.Name, c.Dataset.Dim())
 		}
 	}
-	if _, err := mechanisms.New("pm", c.Eps); err != nil { // the ε checks of the registry
+	return nil
+}
+
+// checkMethod checks a method at budget eps: one of ownMethods, or a
+// registered mechanism with what mechNeeds asks of it.
+func checkMethod(method string, eps float64) error {
+	if slices.Contains(ownMethods, method) {
+		_, err := mechanisms.New("pm", eps) // the ε checks of the registry
 		return err
 	}
-	return nil
+	if _, ok := mechanisms.Lookup(method); !ok {
+		return fmt.Errorf("kind noutput-dist: unknown method %q (valid: %s, or a registered mechanism with a bounded output and bucket probabilities)", method, strings.Join(ownMethods, ", "))
+	}
+	m, err := mechanisms.New(method, eps)
+	if err != nil {
+		return err
+	}
+	return mechNeeds[0].Check(Kind{}.Name(), m)
 }
 
 // CellBytes implements experiment.MemoryEstimator: the bin of every record
@@ -242,13 +284,17 @@ func (r *cell) Trial(ctx context.Context, _ int, rng *rand.Rand, out []experimen
 		err = estimators.OUEHistogram(est, support, kept, r.oue)
 	default:
 		counts := make([]float64, r.tr.Rows)
-		sw := r.method == "sw"
+		// Inputs on the mechanism's domain ([0, 1] for Square Wave), bin
+		// for bin.
+		dlo, dhi := r.mech.Domain()
+		half := (dhi - dlo) / 2
+		mapped := dlo != -1 || dhi != 1
 		for from := 0; from < n; from += chunk {
 			m := sel(from, min(n, from+chunk))
 			kept += m
-			if sw {
+			if mapped {
 				for k := range buf[:m] {
-					buf[k] = (buf[k] + 1) / 2
+					buf[k] = dlo + (buf[k]+1)*half
 				}
 			}
 			if err := r.mech.PerturbBatch(buf[:m], buf[:m], rng); err != nil {

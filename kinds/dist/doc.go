@@ -19,6 +19,10 @@
 //	three-outputs, hm-tp, pm, pm-sub, n-output
 //	               beyond the paper (issue 15 item 6): EM on the mechanism's
 //	               exact transition matrix (estimators.HistTransition)
+//	<mechanism>    any other registered mechanism with a bounded output and
+//	               bucket probabilities (its capabilities, Kind.MechanismNeeds;
+//	               ldpbench list mechanisms -v): the same EM, its input mapped
+//	               onto its domain
 //
 // Figure 4 maps onto the metrics (rows of the paper's 3×3 grid; one spec per
 // dataset, runs/noutput-fig4*.toml, because n and dim differ):

@@ -66,7 +66,13 @@ func (Kind) Params() experiment.ParamSet { return params }
 // Duchi's multi-dimensional mechanism, the Laplace split and every
 // registered mechanism (through Algorithm 6).
 func (Kind) AllMethods() []string {
-	return append([]string{ldpfl.NonPrivate}, mechanisms.Names()...)
+	out := []string{ldpfl.NonPrivate}
+	for _, name := range mechanisms.Names() {
+		if m, err := mechanisms.New(name, 1); err == nil && estimateNeeds.Met(m) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // TrialKey implements experiment.TrialKeyer: the cells of a clients
@@ -156,6 +162,9 @@ func (Kind) Check(c *experiment.CellSpec) error {
 			return fmt.Errorf("method %s: task mean needs a mechanism", c.Method)
 		}
 		return nil
+	}
+	if err := checkNeeds(c.Method, c.Eps, grid); err != nil {
+		return err
 	}
 	_, err = ldpfl.NewMechanism(c.Method, 4, c.Eps, grid)
 	return err

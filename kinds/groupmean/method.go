@@ -37,6 +37,13 @@ func methodConfig(method string, eps float64, d int, p experiment.Params) (group
 		if _, ok := mechanisms.Lookup(cfg.Value); !ok {
 			return cfg, fmt.Errorf("method %q: no registered mechanism %q (known: %s)", method, cfg.Value, strings.Join(mechanisms.Names(), ", "))
 		}
+		// The capabilities do not depend on ε: a budget the mechanism
+		// refuses is reported where it is built, at its share ε2.
+		if m, err := mechanisms.New(cfg.Value, eps); err == nil {
+			if err := valueNeeds.Check(Kind{}.Name(), m); err != nil {
+				return cfg, err
+			}
+		}
 	case contains(baseMethods, name):
 		cfg.Method = name
 	default:

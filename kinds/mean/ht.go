@@ -64,7 +64,7 @@ func (HT) Params() experiment.ParamSet { return htParams }
 
 // AllMethods implements experiment.MethodLister: every registered
 // mechanism, and aaa and np-aaa (ht_aaa.go).
-func (HT) AllMethods() []string { return append(mechanisms.Names(), "aaa", "np-aaa") }
+func (HT) AllMethods() []string { return append(takers(estimateNeeds), "aaa", "np-aaa") }
 
 // Check implements experiment.Kind.
 func (HT) Check(c *experiment.CellSpec) error {
@@ -103,7 +103,7 @@ func htSetup(c *experiment.CellSpec) (est mechanisms.Estimate, dim, k int, err e
 	if c.Dataset != nil && c.Dataset.Dim() != 1 {
 		return nil, 0, 0, fmt.Errorf("kind mean-ht takes a one-attribute dataset (dim only sets the sampling rate); %s has %d attributes", c.Dataset.Name, c.Dataset.Dim())
 	}
-	m, err := mechanisms.New(c.Method, c.Eps/float64(k))
+	m, err := checkedMechanism(HT{}.Name(), estimateNeeds, c.Method, c.Eps/float64(k))
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -66,7 +66,7 @@ func (MD) Metrics() []string { return mdMetrics }
 func (MD) Params() experiment.ParamSet { return mdParams }
 
 // AllMethods implements experiment.MethodLister: every registered mechanism.
-func (MD) AllMethods() []string { return mechanisms.Names() }
+func (MD) AllMethods() []string { return takers(estimateNeeds) }
 
 // Check implements experiment.Kind.
 func (MD) Check(c *experiment.CellSpec) error {
@@ -105,12 +105,20 @@ func mdVector(c *experiment.CellSpec) (mechanisms.Vector, int, error) {
 		return nil, 0, fmt.Errorf("metric bits: defined for discretised cells only (give params.levels or params.segments)")
 	}
 	d := c.Dataset.Dim()
+	need := estimateNeeds
+	if m != 0 {
+		need = gridNeeds
+	}
+	// The capabilities do not depend on ε: checked on the mechanism at the
+	// cell's ε (a budget it refuses is reported below, at the ε it runs).
+	if m1, err := mechanisms.New(c.Method, c.Eps); err == nil {
+		if err := need.Check(MD{}.Name(), m1); err != nil {
+			return nil, 0, err
+		}
+	}
 	if m == 0 {
 		v, err := mechanisms.NewVector(c.Method, d, c.Eps)
 		return v, 0, err
-	}
-	if c.Method == "duchi" || c.Method == "laplace" {
-		return nil, 0, fmt.Errorf("method %s with params levels/segments: Algorithm 5 discretises the 1-D reports of Algorithm 6 over a bounded continuous mechanism (pm, pm-sub, pm-opt, hm, hm-tp)", c.Method)
 	}
 	info, ok := mechanisms.Lookup(c.Method)
 	if !ok {

@@ -30,8 +30,9 @@ func (Mean) Metrics() []string { return []string{"mse", "abs"} }
 // Params implements experiment.Kind: none.
 func (Mean) Params() experiment.ParamSet { return nil }
 
-// AllMethods implements experiment.MethodLister: every registered mechanism.
-func (Mean) AllMethods() []string { return mechanisms.Names() }
+// AllMethods implements experiment.MethodLister: every registered mechanism
+// that the kind takes.
+func (Mean) AllMethods() []string { return takers(estimateNeeds) }
 
 // Check implements experiment.Kind.
 func (Mean) Check(c *experiment.CellSpec) error {
@@ -41,14 +42,15 @@ func (Mean) Check(c *experiment.CellSpec) error {
 	if d := c.Dataset.Dim(); d > 1 {
 		return fmt.Errorf("dataset %s has %d attributes per row; the mean kind takes one (use kind mean-md)", c.Dataset.Name, d)
 	}
-	_, err := unbiasedMechanism(c)
+	_, err := unbiasedMechanism(Mean{}.Name(), c)
 	return err
 }
 
 // unbiasedMechanism builds the cell's mechanism as an unbiased estimate on
-// [-1, 1] with its closed-form variance.
-func unbiasedMechanism(c *experiment.CellSpec) (mechanisms.Estimate, error) {
-	m, err := mechanisms.New(c.Method, c.Eps)
+// [-1, 1] with its closed-form variance (estimateNeeds; kind names the
+// refusal).
+func unbiasedMechanism(kind string, c *experiment.CellSpec) (mechanisms.Estimate, error) {
+	m, err := checkedMechanism(kind, estimateNeeds, c.Method, c.Eps)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +59,7 @@ func unbiasedMechanism(c *experiment.CellSpec) (mechanisms.Estimate, error) {
 
 // Prepare implements experiment.Kind.
 func (Mean) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
-	est, err := unbiasedMechanism(c)
+	est, err := unbiasedMechanism(Mean{}.Name(), c)
 	if err != nil {
 		return nil, err
 	}

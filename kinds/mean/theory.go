@@ -42,8 +42,9 @@ func (Theory) Metrics() []string { return slices.Concat(theoryMetrics, theoryExt
 // Params implements experiment.Kind.
 func (Theory) Params() experiment.ParamSet { return theoryParams }
 
-// AllMethods implements experiment.MethodLister: every registered mechanism.
-func (Theory) AllMethods() []string { return mechanisms.Names() }
+// AllMethods implements experiment.MethodLister: every registered mechanism
+// that the kind takes.
+func (Theory) AllMethods() []string { return takers(estimateNeeds) }
 
 // Check implements experiment.Kind: it builds the cell, which is cheap.
 func (k Theory) Check(c *experiment.CellSpec) error {
@@ -53,7 +54,7 @@ func (k Theory) Check(c *experiment.CellSpec) error {
 
 // Prepare implements experiment.Kind.
 func (Theory) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
-	est, err := unbiasedMechanism(c)
+	est, err := unbiasedMechanism(Theory{}.Name(), c)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func (Theory) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.Cel
 		if !ok {
 			return nil, theoryParams.Errorf("reference", "metrics worst_case_ratio and worst_case_gain_pct need it (a mechanism name)")
 		}
-		ref, err := unbiasedMechanism(&experiment.CellSpec{Method: name, Eps: c.Eps})
+		ref, err := unbiasedMechanism(Theory{}.Name(), &experiment.CellSpec{Method: name, Eps: c.Eps})
 		if err != nil {
 			return nil, theoryParams.Errorf("reference", "%v", err)
 		}

@@ -209,8 +209,9 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 		if err != nil {
 			return nil, msParamError("services", "%v", err)
 		}
-		if _, err := estimators.NewUnbiaser(m); err != nil {
-			return nil, msParamError("services", "%v", err)
+		// Every method de-biases every service's reports (msNeeds).
+		if err := mechanisms.Need(m, mechanisms.CapVariance); err != nil {
+			return nil, fmt.Errorf("%w (params.services: %s)", &experiment.NeedsError{Kind: Kind{}.Name(), Method: c.Method, Err: err}, s.label)
 		}
 		cfg.mechs = append(cfg.mechs, m)
 	}

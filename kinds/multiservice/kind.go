@@ -281,57 +281,54 @@ func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
 	if m.service >= 0 && !slices.Contains(cell.active, m.service) {
 		return nil, fmt.Errorf("method %s: service %d does not serve group %d (%s)", c.Method, m.service+1, cfg.group+1, cfg.groupNames[cfg.group])
 	}
-	// The estimators' own requirements, checked without building their
-	// tables.
-	switch {
-	case m.name == "uwa":
-		for _, j := range cell.active {
-			if err := msLikelihoodCheck(cfg.mechs[j]); err != nil {
-				return nil, fmt.Errorf("method uwa: service %d (%s): %w", j+1, cfg.services[j].label, err)
-			}
-		}
-	case m.class == msDist:
-		js := cell.active
-		if m.name == "ems" {
-			js = []int{m.service}
-		}
-		for _, j := range js {
-			if err := msBoundedCheck(cfg.mechs[j]); err != nil {
-				return nil, fmt.Errorf("method %s: service %d (%s): %w", c.Method, j+1, cfg.services[j].label, err)
-			}
+	// What the method needs of its services' mechanisms (msNeeds), checked
+	// without building the estimators' tables.
+	need := experiment.NeedsFor(msNeeds, msNeedsKey(m), "")
+	js := cell.active
+	if m.service >= 0 {
+		js = []int{m.service}
+	}
+	for _, j := range js {
+		if err := need.CheckAs(Kind{}.Name(), c.Method, cfg.mechs[j]); err != nil {
+			return nil, fmt.Errorf("%w (service %d: %s)", err, j+1, cfg.services[j].label)
 		}
 	}
 	return cell, nil
 }
 
-// msLikelihoodCheck says whether UWA's posterior has a likelihood for m
-// (estimators.NewPosterior: discrete, Laplace, or bounded continuous
-// without atoms).
-func msLikelihoodCheck(m mechanisms.Mechanism) error {
-	if _, ok := m.(mechanisms.Atoms); ok {
-		return fmt.Errorf("no likelihood: its output mixes atoms with a density")
+// msNeeds is what each method needs of the mechanism of every service it
+// uses: every method an unbiased report with a variance (the services are
+// de-biased; parseMSConfig checks it of every service); UWA's posterior a
+// discrete law or a density (estimators.PosteriorNeeds: Laplace, and any
+// unbounded mechanism with a density, by its window likelihood); ULE and
+// EMS a bounded output with bucket probabilities (estimators.ServiceNeeds:
+// Laplace is excluded, paper L401).
+var msNeeds = func() []experiment.MethodNeeds {
+	v := mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}}
+	em := mechanisms.Needs{All: append([]mechanisms.Capability{mechanisms.CapVariance}, estimators.ServiceNeeds.All...)}
+	return []experiment.MethodNeeds{
+		{Method: "ua", Needs: v},
+		{Method: "uwa", Needs: estimators.PosteriorNeeds},
+		{Method: "uwa-oracle", Needs: v},
+		{Method: "single-<s>", Needs: v},
+		{Method: "single-best", Needs: v},
+		{Method: "ule", Needs: em},
+		{Method: "ems-<s>", Needs: em},
+		{Method: "ems-best", Needs: em},
+		{Method: "raw-<s>", Needs: v},
 	}
-	if _, ok := m.(*mechanisms.Laplace); ok {
-		return nil
+}()
+
+// msNeedsKey is the method's entry in msNeeds.
+func msNeedsKey(m msMethod) string {
+	if m.service >= 0 {
+		return m.name + "-<s>"
 	}
-	return msBoundedCheck(m)
+	return m.name
 }
 
-// msBoundedCheck says whether m's reports can be cut into finitely many
-// buckets (discrete, or continuous on a bounded range).
-func msBoundedCheck(m mechanisms.Mechanism) error {
-	switch mm := m.(type) {
-	case mechanisms.Discrete:
-		return nil
-	case mechanisms.Continuous:
-		lo, hi := mm.OutputRange()
-		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-			return fmt.Errorf("unbounded output range: no bucket likelihood (Laplace is excluded from ULE and EMS, paper L401)")
-		}
-		return nil
-	}
-	return fmt.Errorf("neither discrete nor continuous: no likelihood")
-}
+// MechanismNeeds implements experiment.MechanismTaker.
+func (Kind) MechanismNeeds() []experiment.MethodNeeds { return msNeeds }
 
 // Prepare implements experiment.Kind. The cell's EM runs watch the
 // context their Trial is given: they return an error wrapping ctx.Err()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -110,12 +111,28 @@ func checkMSMDCell(c *experiment.CellSpec) (*msCell, error) {
 	}
 	cell, err := checkMSCell(msMDSub(c, params, 0, c.N/d, nil))
 	if err != nil {
+		var ne *experiment.NeedsError
+		if errors.As(err, &ne) {
+			ne.Kind = MD{}.Name()
+		}
 		return nil, err
 	}
 	if cell.method.name == "ems-best" {
 		return nil, fmt.Errorf("method ems-best: not a method of kind multiservice-md (its oracle choice needs each attribute's truth inside the estimator; use ems-<s>)")
 	}
 	return cell, nil
+}
+
+// MechanismNeeds implements experiment.MechanismTaker: kind multiservice's
+// methods but ems-best.
+func (MD) MechanismNeeds() []experiment.MethodNeeds {
+	var out []experiment.MethodNeeds
+	for _, n := range msNeeds {
+		if n.Method != "ems-best" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // TrialKey pairs the methods of a cell as kind multiservice does, with

@@ -1,5 +1,14 @@
 // Package mechtest holds the statistical and exact checks that every
-// mechanism of package mechanisms is tested with.
+// mechanism of package mechanisms is tested with, and [Suite], which runs
+// all of them on one mechanism: package mechanisms runs it over every
+// registered mechanism, and a user's mechanism, registered with
+// mechanisms.Register, runs it in its own test. The suite reads what it
+// needs of a mechanism from the mechanism's methods, never from its name:
+// the words a report takes ([mechanisms.WordCounter], and
+// [mechanisms.BatchOrder] if its batch is not its Perturb calls) and,
+// for an unbounded output, its tail quantiles
+// ([mechanisms.TailQuantiler]). Adding a mechanism is so one file, one
+// line in the registry and its own test file.
 //
 // Each check returns an error instead of failing a test, so that a test can
 // also show that a deliberately broken mechanism is caught:

@@ -68,7 +68,10 @@ func NewMatrix(m mechanisms.Mechanism, l, h int, midpoint bool) (*Matrix, error)
 				s.T[r*l+t] = p[r]
 			}
 		}
-	case mechanisms.Continuous:
+	case interface {
+		mechanisms.OutputRanger
+		mechanisms.Bucketer
+	}:
 		lo, hi := mm.OutputRange()
 		s.Lo, s.Hi, s.H = lo, hi, h
 		s.width = (hi - lo) / float64(h)
@@ -89,7 +92,7 @@ func NewMatrix(m mechanisms.Mechanism, l, h int, midpoint bool) (*Matrix, error)
 			}
 		}
 	default:
-		return nil, fmt.Errorf("estimators: %s is neither discrete nor continuous", m.Name())
+		return nil, fmt.Errorf("estimators: %s has neither a discrete law nor an output range with bucket probabilities", m.Name())
 	}
 	// Renormalise every column.
 	for t := range l {
