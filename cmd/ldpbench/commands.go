@@ -27,12 +27,39 @@ func cmdList(_ context.Context, c *cli, args []string) error {
 	kinds, stdout := c.kinds, c.stdout
 	switch pos[0] {
 	case "mechanisms":
+		// With -v: the summary, the capabilities (of the mechanism at ε =
+		// 1; they do not depend on ε) and, per kind, the methods that take
+		// it, by the kinds' own needs (experiment.MechanismTaker), the
+		// checks their Check makes.
 		for _, name := range mechanisms.Names() {
-			if *verbose {
-				info, _ := mechanisms.Lookup(name)
-				fmt.Fprintf(stdout, "%s\t%s\n", name, info.Summary)
-			} else {
+			if !*verbose {
 				fmt.Fprintln(stdout, name)
+				continue
+			}
+			info, _ := mechanisms.Lookup(name)
+			fmt.Fprintf(stdout, "%s\t%s\n", name, info.Summary)
+			m, err := info.New(1)
+			if err != nil {
+				fmt.Fprintf(stdout, "\tcapabilities: unknown (at ε = 1: %v)\n", err)
+				continue
+			}
+			caps := mechanisms.CapabilitiesOf(m)
+			cs := make([]string, len(caps))
+			for i, c := range caps {
+				cs[i] = string(c)
+			}
+			if len(cs) == 0 {
+				cs = []string{"none"}
+			}
+			fmt.Fprintf(stdout, "\tcapabilities: %s\n", strings.Join(cs, ", "))
+			for _, k := range kinds {
+				t, ok := k.(experiment.MechanismTaker)
+				if !ok {
+					continue
+				}
+				if ms := experiment.MethodsFor(t, m); len(ms) > 0 {
+					fmt.Fprintf(stdout, "\t%s: %s\n", k.Name(), strings.Join(ms, ", "))
+				}
 			}
 		}
 	case "datasets":
