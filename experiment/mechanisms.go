@@ -101,18 +101,6 @@ func MethodsFor(k MechanismTaker, m mechanisms.Mechanism) []string {
 	return out
 }
 
-// FindNeeds returns the entry of needs whose Method is method (When
-// empty), or whose Method with the placeholder matches method for the
-// given mechanism name.
-func FindNeeds(needs []MethodNeeds, method, mechanism string) (MethodNeeds, bool) {
-	for _, n := range needs {
-		if n.When == "" && n.Name(mechanism) == method {
-			return n, true
-		}
-	}
-	return MethodNeeds{}, false
-}
-
 // NeedsFor returns the entry of needs for method (When as given).
 func NeedsFor(needs []MethodNeeds, method, when string) MethodNeeds {
 	for _, n := range needs {

@@ -50,7 +50,8 @@ import (
 //	ua             unbiased averaging (eq. (2)); pooled over subsets
 //	uwa            user-level weighted averaging (Algorithms 1–2): per-user
 //	               posterior over h = 100 input buckets, inverse-variance
-//	               weights
+//	               weights; every service needs a discrete law or a density
+//	               (an unbounded one through its CDF, as Laplace)
 //	uwa-oracle     DIAGNOSTIC, not an estimator: UWA's weights from the
 //	               users' true values (E4.14)
 //	single-<s>     one service's own average; <s> is a 1-based service
@@ -58,7 +59,9 @@ import (
 //	single-best    the single service with the lowest exact expected MSE
 //	               on the cell's data (the paper's "Single best"; an oracle
 //	               choice of baseline)
-//	ule            User-level Likelihood Estimation (Algorithm 3, EMS)
+//	ule            User-level Likelihood Estimation (Algorithm 3, EMS);
+//	               like ems-<s>, needs bounded outputs with bucket
+//	               probabilities (not Laplace, paper L401)
 //	ems-<s>        one service's own EMS histogram (the distribution
 //	               baselines)
 //	ems-best       the single service whose own EMS histogram has the
