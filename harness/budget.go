@@ -113,6 +113,11 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	if err != nil {
 		return nil, err
 	}
+	stopExternal, err := startExternal(ctx, s, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	defer stopExternal()
 	// Data at the calibration's sizes only: a full-scale dataset of 10⁷
 	// rows is not needed to time a trial.
 	cal := *s

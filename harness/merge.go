@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,6 +104,13 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
+	// The plan needs the external mechanisms' names ("*"), not their
+	// programs.
+	stopExternal, err := startExternal(context.Background(), s, 0, false)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	defer stopExternal()
 	if got := s.Hash(); got != fields["spec_sha256"] {
 		return nil, fmt.Errorf("merge: the spec %s (spec_sha256=%s at seed %d, quick=%t) is not the one the shards ran (spec_sha256=%s)", spec.where(), got, seed, quick, fields["spec_sha256"])
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/figures"
+	"github.com/ldpbench/ldpbench/mechanisms/external"
 	"github.com/ldpbench/ldpbench/metrics"
 	"github.com/ldpbench/ldpbench/results"
 	"github.com/ldpbench/ldpbench/tables"
@@ -136,6 +137,18 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 			fmt.Fprintf(opt.Log, format+"\n", args...)
 		}
 	}
+
+	// The spec's external mechanisms, registered until the run returns:
+	// the cells below are checked with them.
+	stopExternal, err := startExternal(ctx, s, opt.Jobs, true)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := stopExternal(); err != nil {
+			logf("%v", err)
+		}
+	}()
 
 	// Everything that can fail on bad input fails here, before any output.
 	limit := memoryLimit(opt)
@@ -275,6 +288,11 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("interrupted: %d of %d cells finished and kept in %s; run the same command again to resume: %w", onDisk, len(cells), partialPath, err)
+			}
+			if ext := (*external.Error)(nil); errors.As(err, &ext) {
+				// An external program failed (a crash, a hang): not bad
+				// input, so the finished cells are kept.
+				return nil, fmt.Errorf("%w\n%d of %d cells finished and kept in %s; run the same command again to resume", err, onDisk, len(cells), partialPath)
 			}
 			if !resuming {
 				// Bad input found mid-run: leave nothing behind. Never

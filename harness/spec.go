@@ -46,6 +46,12 @@ type Spec struct {
 	// the measured ones in claims.csv by package compare; they change no
 	// row.
 	Claims []Claim `toml:"claims" json:"-"`
+	// Mechanisms are external mechanisms, programs that speak the
+	// protocol of docs/external.md, registered under their names for the
+	// duration of a run (harness/external.go). Their names and commands
+	// are part of the hash: a changed program path changes the rows'
+	// spec_sha256.
+	Mechanisms []ExternalMechanism `toml:"mechanisms" json:"mechanisms,omitempty"`
 
 	// Path is the file the spec was read from ("" for a Go value); a
 	// shipped spec read from the binary (OpenSpec) is named
@@ -375,7 +381,7 @@ func (s *Spec) Validate() error {
 	if err := tables.ValidateAll(s.Tables); err != nil {
 		return fmt.Errorf("%s: %w", s.where(), err)
 	}
-	return nil
+	return s.validateExternal()
 }
 
 func checkN(s *Spec, key string, ns []int) error {
@@ -420,8 +426,9 @@ func (s *Spec) Reduced(quick bool) bool {
 }
 
 // Hash identifies what the spec computes: the name, kind, seed, trials,
-// metrics, axes and datasets (not the title or the figures, which do not
-// change any row).
+// metrics, axes, datasets and external mechanisms' names and commands (not
+// the title, the figures or a mechanism's timeout, which do not change any
+// row).
 func (s *Spec) Hash() string {
 	b, err := json.Marshal(s)
 	if err != nil {

@@ -80,6 +80,8 @@ func fuzzSpecSeeds(f *testing.F) {
 	}
 	f.Add([]byte(goodSpec), []byte{0, 1, 2, 1})
 	f.Add([]byte(goodSpec), []byte{7, 0, 13, 2, 0x00, 0x1b})
+	f.Add([]byte(goodSpec+externalSpecTail), []byte(nil))
+	f.Add([]byte(goodSpec+externalSpecTail), []byte{3, 6, 3, 12})
 }
 
 // specFuzzer loads spec bytes from one file in a directory of its own
@@ -346,7 +348,7 @@ var (
 		"clip", "substitute", "dims", "metric", "x", "series", "panel", "filter", "logx",
 		"logy", "theory", "band", "lines_only", "xlabel", "ylabel", "columns", "formats",
 		"reference", "label", "y", "against", "against_best", "paper_min", "paper_max",
-		"where", "note"}
+		"where", "note", "mechanisms", "command", "timeout"}
 )
 
 // value returns a fuzzed TOML value of a kind the program chooses.

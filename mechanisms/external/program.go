@@ -118,8 +118,8 @@ func Start(ctx context.Context, cfg Config) (*Program, error) {
 	p := &Program{cfg: cfg, ctx: ctx, slots: make(chan struct{}, cfg.MaxProcs), all: map[*proc]bool{}, descs: map[float64]*description{}}
 	p.slots <- struct{}{}
 	pr, err := p.start()
+	<-p.slots // a slot is a request in flight, not a process
 	if err != nil {
-		<-p.slots
 		return nil, err
 	}
 	p.idle = append(p.idle, pr)

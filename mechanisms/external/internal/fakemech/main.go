@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ldpbench/ldpbench/mechanisms"
@@ -43,7 +44,9 @@ var (
 )
 
 func main() {
-	flag.Parse()
+	// $FAKEMECH_FLAGS adds flags without changing the command (and so a
+	// spec's hash): a test makes a run fail, then resumes it.
+	flag.CommandLine.Parse(append(os.Args[1:], strings.Fields(os.Getenv("FAKEMECH_FLAGS"))...))
 	log := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "fakemech: "+format+"\n", args...) }
 	if *pidDir != "" {
 		os.WriteFile(filepath.Join(*pidDir, strconv.Itoa(os.Getpid())), nil, 0o644)
