@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ldpbench/ldpbench/mechanisms"
-	"github.com/ldpbench/ldpbench/mechanisms/external"
+	"github.com/ldpbench/ldpbench/external"
 )
 
 // ExternalMechanism is one [[mechanisms]] entry of a spec: a program that
@@ -91,35 +90,27 @@ func startExternal(ctx context.Context, s *Spec, procs int, start bool) (stop fu
 	}
 	for i, m := range s.Mechanisms {
 		key := fmt.Sprintf("mechanisms[%d]", i)
-		info := mechanisms.Info{
-			Name: m.Name, Summary: "external: " + strings.Join(m.Command, " "),
-			New: func(float64) (mechanisms.Mechanism, error) {
-				return nil, fmt.Errorf("external mechanism %q is not started here", m.Name)
-			},
-		}
-		if _, taken := mechanisms.Lookup(m.Name); taken {
+		if external.Taken(m.Name) {
 			stop()
 			return nil, s.errorf(key+".name", "%q is taken by a registered mechanism: name the program otherwise", m.Name)
 		}
-		if start {
-			timeout, _ := m.timeout() // validated
-			prog, err := external.Start(ctx, external.Config{Name: m.Name, Command: m.Command, Timeout: timeout, MaxProcs: procs})
+		timeout, _ := m.timeout() // validated
+		cfg := external.Config{Name: m.Name, Command: m.Command, Timeout: timeout, MaxProcs: procs}
+		if !start {
+			unregister, err := external.RegisterName(cfg)
 			if err != nil {
 				stop()
-				return nil, fmt.Errorf("%s: key %q: %w", s.where(), key, err)
+				return nil, s.errorf(key+".name", "%v", err)
 			}
-			undo = append(undo, prog.Close)
-			info = prog.Info()
+			undo = append(undo, func() error { unregister(); return nil })
+			continue
 		}
-		unregister, err := mechanisms.Register(info)
+		end, err := external.Register(ctx, cfg)
 		if err != nil {
 			stop()
-			if errors.Is(err, mechanisms.ErrNameTaken) {
-				return nil, s.errorf(key+".name", "%q is taken by a registered mechanism: name the program otherwise", m.Name)
-			}
-			return nil, s.errorf(key+".name", "%v", err)
+			return nil, fmt.Errorf("%s: key %q: %w", s.where(), key, err)
 		}
-		undo = append(undo, func() error { unregister(); return nil })
+		undo = append(undo, end)
 	}
 	return stop, nil
 }

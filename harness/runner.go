@@ -21,8 +21,8 @@ import (
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/external"
 	"github.com/ldpbench/ldpbench/figures"
-	"github.com/ldpbench/ldpbench/mechanisms/external"
 	"github.com/ldpbench/ldpbench/metrics"
 	"github.com/ldpbench/ldpbench/results"
 	"github.com/ldpbench/ldpbench/tables"

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ldpbench/ldpbench/external"
 	"github.com/ldpbench/ldpbench/mechanisms"
-	"github.com/ldpbench/ldpbench/mechanisms/external"
 )
 
 var (

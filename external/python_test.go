@@ -16,12 +16,12 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ldpbench/ldpbench/estimators"
+	"github.com/ldpbench/ldpbench/external"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
-	"github.com/ldpbench/ldpbench/mechanisms/external"
 )
 
-const pyExample = "../../examples/python/piecewise.py"
+const pyExample = "../examples/python/piecewise.py"
 
 // numpyPython returns a Python that imports numpy: python3 on $PATH, else
 // Debian's /usr/bin/python3 (a pyenv or virtualenv python3 may come first
@@ -130,7 +130,7 @@ func TestPythonExample(t *testing.T) {
 		t.Skip("runs the Python example spec (about 2 s)")
 	}
 	py := numpyPython(t)
-	s, err := harness.LoadSpec("../../examples/python/pm-external.toml")
+	s, err := harness.LoadSpec("../examples/python/pm-external.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestPythonExample(t *testing.T) {
 // program's own time to draw the 10^6 reports in-process, in the same
 // batches (x-chunked) and in one call (x-whole).
 //
-//	go test -run '^$' -bench Pipe ./mechanisms/external/
+//	go test -run '^$' -bench Pipe ./external/
 func BenchmarkPipe(b *testing.B) {
 	p := startPython(b, "pm-py-bench")
 	m, err := p.Mechanism(1)

@@ -12,8 +12,9 @@
 // [Program.Mechanism] builds the mechanism at an ε: a mechanisms.Mechanism
 // that implements exactly the optional interfaces the program declares
 // (mechanisms.Variancer, Discrete, Continuous), and [Program.Info] is its
-// registry entry (the harness registers a spec's [[mechanisms]] with it
-// for the duration of a run). A batch's seed is rng.Uint64() of the
+// registry entry; [Register] starts a program and registers it, as the
+// harness does with a spec's [[mechanisms]] for the duration of a run. A
+// batch's seed is rng.Uint64() of the
 // caller's generator, so a program that is deterministic given its seed
 // gives the same bytes at any -j and shard count.
 //
@@ -24,4 +25,7 @@
 // command, the request and the program's last stderr lines; it also fails
 // the program, so that every later request returns it (Program.Err).
 // Close ends every process.
+//
+// The package sits beside mechanisms, not under it, so that the harness,
+// which knows no mechanism, can run a spec's programs through it alone.
 package external
