@@ -44,7 +44,11 @@ func msDistRun(t *testing.T, method string, eps float64, n int, params map[strin
 // The check is on the histogram itself: metrics.JSDivergence normalises
 // both vectors and clamps to [0, ln 2], so the js-div rows alone cannot
 // show an estimate that is not a probability vector.
+//
+// Under -short the two rows run to convergence (about 1 s of the test's
+// 2.2) are left to make test.
 func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
+	skipUnderRace(t, "20 s")
 	p := func(kv ...string) map[string]string {
 		m := map[string]string{"bins": "128"}
 		for i := 0; i < len(kv); i += 2 {
@@ -80,6 +84,10 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 		{"ems-best", 0.1, p("services", "sr,pm,sw,sw", "groups", "fig8", "group", "9")},
 	} {
 		name := c.method + " " + results.FormatParams(c.params)
+		if testing.Short() && c.params["stop"] == "converged" {
+			t.Logf("%s: skipped under -short (make test runs it)", name)
+			continue
+		}
 		r := msDistRun(t, c.method, c.eps, 2000, c.params)
 		bins := r.cell.cfg.bins
 		sc := r.scratch()
@@ -132,8 +140,16 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 // it; and, started from the same uniform θ on the same reports, running to
 // convergence ends at a log-likelihood no lower than the authors' rule, with
 // at least as many iterations.
+//
+// Under -short the three EMS methods run (about 0.8 s) and ULE (about
+// 2.8 s) is left to make test.
 func TestMSDistLogLikelihoodMonotone(t *testing.T) {
+	skipUnderRace(t, "11 s")
 	for _, method := range []string{"ule", "ems-sr", "ems-pm", "ems-sw"} {
+		if testing.Short() && method == "ule" {
+			t.Log("ule: skipped under -short (make test runs it)")
+			continue
+		}
 		var last struct {
 			ll    float64
 			iters int
