@@ -19,6 +19,7 @@ import (
 // case names what it catches; and the normalised metric must equal the
 // constant 𝒩 itself (mse_norm_sec6), with w ≠ 1 in two cases.
 func TestLeadingOrderAgainstMonteCarlo(t *testing.T) {
+	skipUnderRace(t, "15 s")
 	for _, c := range []struct {
 		method   string
 		eps      float64
