@@ -152,6 +152,8 @@ func TestMeanHTMatchesTheory(t *testing.T) {
 // for the data's histogram rather than the run's phase-1 estimate; they
 // are run at two of the spec's ε with 5 trials (each trial solves a noise
 // programme, ~0.1 s) and checked to carry a theory.
+//
+// Under -short only the six mechanisms run (about 0.2 s).
 func TestMeanHTShippedSpec(t *testing.T) {
 	spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", "noutput-mean.toml"))
 	if err != nil {
@@ -181,6 +183,9 @@ func TestMeanHTShippedSpec(t *testing.T) {
 	}
 	spec.Axes.Method = plain
 	requireTheory(t, "", run())
+	if testing.Short() {
+		t.Skip("aaa and np-aaa (40 noise programmes, about 2.5 s): make test runs them")
+	}
 	spec.Axes.Method = protocols
 	spec.Axes.Eps = []float64{spec.Axes.Eps[0], spec.Axes.Eps[len(spec.Axes.Eps)-1]}
 	spec.Quick.Trials = 5

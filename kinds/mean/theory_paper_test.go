@@ -286,6 +286,7 @@ func num(t *testing.T, s string) float64 {
 // TestNOutputTables checks runs/noutput-tables.toml and the tables the
 // runner writes from it against Baek & Chung's Tables 1 and 2 and L56.
 func TestNOutputTables(t *testing.T) {
+	skipUnderRace(t, "7 s")
 	val, dir := shipped(t, "noutput-tables")
 	wc := val["worst_case_variance"]
 	if len(wc["n-output"]) != 1650 {
