@@ -149,6 +149,7 @@ func TestTablesAgainstPaper(t *testing.T) {
 // theory describes (a wrong outer-interval length of Piecewise, the movers
 // not reporting the neutral value).
 func TestSimulatedTableCells(t *testing.T) {
+	skipUnderRace(t, "23 s")
 	printed := printedTables(t)
 	for _, tc := range []struct {
 		d          int
