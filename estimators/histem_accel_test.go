@@ -31,6 +31,7 @@ func histL1(a, b []float64) float64 {
 // MAP prior or the smoothing left out: another fixed point, 10⁻³ or more
 // away), E-steps not counted, Iter and ESteps confused.
 func TestHistEMSquarem(t *testing.T) {
+	skipUnderRace(t, "13 s")
 	rng := rand.New(rand.NewPCG(3, 4))
 	beta := distuv.Beta{Alpha: 2, Beta: 5, Src: rng}
 	const n = 20000

@@ -316,6 +316,7 @@ func TestTwoPEMEqualsDenseEM(t *testing.T) {
 // truncated, the constant part left out of the backward pass), which breaks
 // the EM ascent property.
 func TestTwoPEMPhase1Monotone(t *testing.T) {
+	skipUnderRace(t, "6 s")
 	for _, eps := range []float64{1, 4} {
 		hm, _ := mechanisms.NewHMNP(eps)
 		pm, _ := hmnpReports(t, hm, 100000, 3)

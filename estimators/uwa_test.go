@@ -330,6 +330,7 @@ func TestUWAPaperSettings(t *testing.T) {
 // users, which their exact theory includes. Checked as above, with groups
 // of unequal sizes.
 func TestSubsetTheory(t *testing.T) {
+	skipUnderRace(t, "7 s")
 	const n, trials = 1100, 1500
 	rng := rand.New(rand.NewPCG(88, 1))
 	xs := betaInputs(n, rng)

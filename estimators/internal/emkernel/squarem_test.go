@@ -92,6 +92,7 @@ func TestSquaremSameFixedPointEMS(t *testing.T) {
 // if the safeguard is removed (the first check) or never triggers here
 // (the last).
 func TestSquaremEMMonotone(t *testing.T) {
+	skipUnderRace(t, "10 s")
 	c := squaremProblem{20000, 32, 3, 1}
 	rep, mats := c.build(t)
 	d := uleDedup(t, mats, rep)
