@@ -256,7 +256,10 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 			return line[:len(line)-1], nil
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			if len(line) > 0 && errors.Is(err, io.EOF) {
+			if errors.Is(err, io.EOF) {
+				if len(line) == 0 {
+					return nil, errors.New("stdout closed before the hello line (the program has exited?)")
+				}
 				return nil, fmt.Errorf("stdout ended after %q, before the hello's newline", clip(line, 200))
 			}
 			return nil, err
