@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -95,6 +96,21 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 	if !isC {
 		return Finding{}, false, nil
 	}
+	// A mechanism whose law is cheaper in batches (an external program's)
+	// answers each input's grid in one call; its first error ends the
+	// audit.
+	batch, _ := m.(mechanisms.LawBatcher)
+	var batchErr error
+	keep := func(err error, dst []float64) {
+		if err != nil {
+			if batchErr == nil {
+				batchErr = err
+			}
+			for j := range dst {
+				dst[j] = math.NaN()
+			}
+		}
+	}
 	ya, yb := window1D(c, lo, hi)
 	ys := outputPoints(ya, yb, res.Outputs, breakpoints(m, lo, hi))
 	f, ext := law{
@@ -102,6 +118,10 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		groups: []int{-1},
 		vs:     xs,
 		eval: func(in Input, dst []float64) {
+			if batch != nil {
+				keep(batch.DensitiesAt(dst, ys, in.V), dst)
+				return
+			}
 			for j, y := range ys {
 				dst[j] = c.Density(y, in.V)
 			}
@@ -129,6 +149,10 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		groups: []int{-1},
 		vs:     xs,
 		eval: func(in Input, dst []float64) {
+			if batch != nil {
+				keep(batch.BucketsAt(dst, edges, in.V, in.V), dst)
+				return
+			}
 			for j := range dst {
 				dst[j] = c.BucketGivenBin(edges[j], edges[j+1], in.V, in.V)
 			}
@@ -136,6 +160,9 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		label:         func(j int) string { return "bucket (" + num(edges[j]) + ", " + num(edges[j+1]) + "]" },
 		probabilities: true, sumToOne: true,
 	}.scan()
+	if batchErr != nil {
+		return Finding{}, false, fmt.Errorf("audit %s at ε = %v: %w", m.Name(), m.Epsilon(), batchErr)
+	}
 	f = worse(f, fb)
 	f.Method = MethodDensity
 	return f, true, nil

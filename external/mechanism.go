@@ -391,3 +391,26 @@ func (c *core) Batch(op uint32, dst, args []float64) error {
 	copy(dst, out)
 	return nil
 }
+
+// DensitiesAt writes the density at ys[i] given x to dst[i], in one
+// request (mechanisms.LawBatcher).
+func (p cpart) DensitiesAt(dst, ys []float64, x float64) error {
+	args := make([]float64, 0, 2*len(ys))
+	for _, y := range ys {
+		args = append(args, y, x)
+	}
+	return p.c.Batch(OpDensity, dst[:len(ys)], args)
+}
+
+// BucketsAt writes Pr[edges[i] < Y ≤ edges[i+1]] for x uniform on
+// [xlo, xhi] to dst[i], in one request (mechanisms.LawBatcher).
+func (p cpart) BucketsAt(dst, edges []float64, xlo, xhi float64) error {
+	if len(edges) < 2 {
+		return nil
+	}
+	args := make([]float64, 0, 4*(len(edges)-1))
+	for i := 0; i+1 < len(edges); i++ {
+		args = append(args, edges[i], edges[i+1], xlo, xhi)
+	}
+	return p.c.Batch(OpBucket, dst[:len(edges)-1], args)
+}

@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ldpbench/ldpbench/aaa"
 	"github.com/ldpbench/ldpbench/audit"
+	"github.com/ldpbench/ldpbench/external"
 )
 
 // cmdAudit runs `ldpbench audit`: an empirical ε for every named
@@ -32,6 +35,15 @@ func cmdAudit(ctx context.Context, c *cli, args []string) error {
 	alpha := fs.Float64("alpha", 1e-3, "error `probability` of all the Monte Carlo lower bounds of the run together (split evenly over them)")
 	seed := addSeed(fs, 1, "`seed` of the Monte Carlo reports")
 	strict := fs.Bool("strict", false, "exit 1 when a mechanism not marked as a known erratum violates its claimed ε")
+	var execs []string
+	fs.Func("exec", "audit the external mechanism that this `command` runs (split on spaces, no shell; it speaks the protocol of docs/external.md); repeatable; without --mech only these are audited", func(v string) error {
+		if len(strings.Fields(v)) == 0 {
+			return errors.New("empty command")
+		}
+		execs = append(execs, v)
+		return nil
+	})
+	timeout := fs.Duration("exec-timeout", external.DefaultTimeout, "the longest an --exec program may take to answer one request")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
@@ -46,9 +58,19 @@ func cmdAudit(ctx context.Context, c *cli, args []string) error {
 		return usageErrorf("audit", "--alpha %v: must be in (0, 1)", *alpha)
 	}
 	stdout := c.stdout
-	targets, err := auditTargets(*mechs, *eps)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+	var targets []audit.Target
+	if len(*mechs) > 0 || len(execs) == 0 {
+		if targets, err = auditTargets(*mechs, *eps); err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+	}
+	for _, command := range execs {
+		ts, stop, err := execTargets(ctx, command, *eps, *timeout)
+		if err != nil {
+			return fmt.Errorf("audit: --exec %q: %w", command, err)
+		}
+		defer stop()
+		targets = append(targets, ts...)
 	}
 	rows, err := audit.Run(ctx, targets, audit.Options{
 		MC:   audit.MCConfig{N: *mc, Alpha: *alpha},
@@ -78,6 +100,33 @@ func cmdAudit(ctx context.Context, c *cli, args []string) error {
 		return findingf("audit: %d violations by mechanisms not marked as known errata (see %s)", len(bad), csvPath)
 	}
 	return nil
+}
+
+// execTargets starts the external mechanism that command runs and returns
+// its targets, one per ε, named as its hello names it with " (exec)", and
+// the function that ends its processes. It is audited as a registered
+// mechanism is: exactly from the law it declares (a discrete law, or a
+// density and CDF), and by a Monte Carlo lower bound from its reports.
+func execTargets(ctx context.Context, command string, eps []float64, timeout time.Duration) ([]audit.Target, func(), error) {
+	argv := strings.Fields(command)
+	p, err := external.Start(ctx, external.Config{Name: "exec", Command: argv, Timeout: timeout})
+	if err != nil {
+		return nil, nil, err
+	}
+	stop := func() { p.Close() }
+	name := p.Hello().Name + " (exec)"
+	var ts []audit.Target
+	for _, e := range eps {
+		m, err := p.Mechanism(e)
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		t := audit.MechanismTarget(m)
+		t.Name, t.Family = name, name
+		ts = append(ts, t)
+	}
+	return ts, stop, nil
 }
 
 // auditTargets builds the audited targets (a variable so that a test can

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -242,5 +243,43 @@ func TestAuditAAA(t *testing.T) {
 	}
 	if _, err := runCLI(t, "audit", "--mech", "no-such", "--eps", "1", "--out", t.TempDir()); err == nil || !strings.Contains(err.Error(), "aaa-authors") {
 		t.Errorf("unknown mechanism: %v, want the valid names with aaa-authors", err)
+	}
+}
+
+// TestAuditExec: --exec audits a program that speaks the external
+// protocol, black-box, as a registered mechanism: fakemech serving pm is
+// audited at its ε from the density it declares; the same program run at
+// 2ε while claiming ε is a violation (exit 1 under --strict). Catches an
+// --exec that audits the claim instead of the program's law, and a broken
+// external mechanism passing.
+func TestAuditExec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	bin := filepath.Join(t.TempDir(), "fakemech")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../external/internal/fakemech").CombinedOutput(); err != nil {
+		t.Fatalf("go build fakemech: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	out, _, code := runFull(t, "audit", "--exec", bin+" -mech pm -name my-pm", "--eps", "1,2", "--mc", "0", "--out", dir, "--strict")
+	csv, _ := os.ReadFile(filepath.Join(dir, "audit.csv"))
+	if code != 0 || strings.Count(string(csv), "\nmy-pm (exec),") != 2 || strings.Contains(out, "VIOLATION") || !strings.Contains(out, "density 2 (0 violations)") {
+		t.Errorf("an honest external pm: exit %d\n%s\n%s", code, out, csv)
+	}
+	out, stderr, code := runFull(t, "audit", "--exec", bin+" -mech pm -name broken-pm -eps-factor 2", "--eps", "1", "--mc", "0", "--out", dir, "--strict")
+	if code != 1 || !strings.Contains(out, "VIOLATION broken-pm (exec) ε=1") {
+		t.Errorf("pm run at 2ε: exit %d\n%s%s", code, out, stderr)
+	}
+	// A program that declares no law is audited from its reports alone: a
+	// Monte Carlo lower bound, below ε for the honest one, above it for
+	// the one run at 2ε.
+	out, _, code = runFull(t, "audit", "--exec", bin+" -mech pm -name blind -nocaps", "--eps", "1", "--mc", "20000", "--out", dir, "--strict")
+	csv, _ = os.ReadFile(filepath.Join(dir, "audit.csv"))
+	if code != 0 || !strings.Contains(string(csv), "\nblind (exec),blind (exec),1,1,") || !strings.Contains(string(csv), ",montecarlo,pass,") {
+		t.Errorf("an honest pm without a law: exit %d\n%s\n%s", code, out, csv)
+	}
+	out, _, code = runFull(t, "audit", "--exec", bin+" -mech pm -name blind-broken -nocaps -eps-factor 2", "--eps", "1", "--mc", "20000", "--out", dir, "--strict")
+	if code != 1 || !strings.Contains(out, "VIOLATION blind-broken (exec) ε=1") {
+		t.Errorf("pm run at 2ε, without a law: exit %d\n%s", code, out)
 	}
 }

@@ -41,6 +41,7 @@ var (
 	slowHello  = flag.Duration("slow-hello", 0, "wait this long before the hello")
 	refuseAbv  = flag.Float64("refuse-above", math.Inf(1), "refuse every request at an ε above this")
 	pidDir     = flag.String("piddir", "", "write an empty file named by the pid into this directory")
+	epsFactor  = flag.Float64("eps-factor", 1, "serve the mechanism at this multiple of the requested ε (a broken mechanism for the audit)")
 )
 
 func main() {
@@ -107,7 +108,7 @@ func main() {
 		}
 		m, ok := mechs[eps]
 		if !ok {
-			if m, err = mechanisms.New(*mechName, eps); err != nil {
+			if m, err = mechanisms.New(*mechName, eps**epsFactor); err != nil {
 				refuse(out, op, err.Error())
 				continue
 			}
