@@ -60,11 +60,7 @@ func TestQuickTheoryCoverage(t *testing.T) {
 		specs = specs[:1]
 	}
 	for _, name := range specs {
-		dir := t.TempDir()
-		spec := filepath.Join("..", "..", "runs", name+".toml")
-		if out, err := runCLI(t, "run", spec, "--quick", "--out", dir); err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, out)
-		}
+		dir := quickRun(t, name)
 		sums, err := results.ReadSummaryFile(filepath.Join(dir, harness.SummaryFile))
 		if err != nil {
 			t.Fatal(err)

@@ -27,10 +27,7 @@ func TestRegressShippedFastSpecs(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(baselineRoot(), spec+".csv")); err != nil {
 				t.Fatalf("no baseline for %s: write it with scripts/regress.sh --update-baseline --reason \"...\" %s", spec, spec)
 			}
-			dir := t.TempDir()
-			if _, err := runCLI(t, "run", spec, "--quick", "-j", "2", "--out", dir); err != nil {
-				t.Fatal(err)
-			}
+			dir := quickRun(t, spec)
 			out, err := runCLI(t, "regress", dir)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
@@ -48,10 +45,7 @@ func TestRegressShippedFastSpecs(t *testing.T) {
 // squared errors are all 10⁻³ higher (the run is then lower in every
 // trial).
 func TestRegressCLI(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := runCLI(t, "run", "mean-synthetic", "--quick", "-j", "2", "--out", dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := quickRun(t, "mean-synthetic")
 	base := filepath.Join(t.TempDir(), "b.csv")
 	out, err := runCLI(t, "regress", dir, "--baseline", base)
 	if err != nil || !strings.Contains(out, "no baseline") {
@@ -117,10 +111,7 @@ func TestRegressCLI(t *testing.T) {
 // the stale-rows pass: a rebuilt binary with a planted bias regressing the
 // old binary's rows.
 func TestRegressOtherBuild(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := runCLI(t, "run", "mean-synthetic", "--quick", "-j", "2", "--out", dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := quickRun(t, "mean-synthetic")
 	rows := filepath.Join(dir, "rows.csv")
 	raw, _ := os.ReadFile(rows)
 	os.WriteFile(rows, []byte(strings.Replace(string(raw), " build="+harness.BuildID(), " build=sha256-0000000000000000", 1)), 0o644)
