@@ -1,6 +1,7 @@
 package estimators
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/ldpbench/ldpbench/mechanisms"
@@ -67,12 +68,30 @@ func MeanOfReports(m mechanisms.Mechanism, xs []float64, rng *rand.Rand, buf []f
 
 // ExpectedMeanMSE returns the exact expected squared error of the average of
 // one unbiased report per value: (1/n²)·Σᵢ Var(Y | xᵢ), over the dataset's
-// own values.
+// own values. The variances are asked in batches when v is a
+// mechanisms.VarianceBatcher (an external program: one request per 16,384
+// values, not one per value), with the same sum, bit for bit; a batch that
+// fails gives NaN, and ExpectedMeanMSEErr its error.
 func ExpectedMeanMSE(v mechanisms.Variancer, xs []float64) float64 {
+	mse, err := ExpectedMeanMSEErr(v, xs)
+	if err != nil {
+		return math.NaN()
+	}
+	return mse
+}
+
+// ExpectedMeanMSEErr is ExpectedMeanMSE with the error of a failed batch of
+// variances (an external program's refusal, crash or malformed reply).
+func ExpectedMeanMSEErr(v mechanisms.Variancer, xs []float64) (float64, error) {
 	var s float64
-	for _, x := range xs {
-		s += v.Variance(x)
+	err := eachVariances([]mechanisms.Variancer{v}, xs, func(_ int, vars [][]float64) {
+		for _, q := range vars[0] {
+			s += q
+		}
+	})
+	if err != nil {
+		return math.NaN(), err
 	}
 	n := float64(len(xs))
-	return s / (n * n)
+	return s / (n * n), nil
 }

@@ -245,11 +245,17 @@ func UAExpectedMSE(xs []float64, services []mechanisms.Mechanism, groups []UserG
 	var wsum, vsum, count float64
 	for _, g := range gs {
 		c := float64(len(g.Services))
-		for _, x := range xs[g.Lo:g.Hi] {
-			wsum += c * x
-			for _, j := range g.Services {
-				vsum += us[j].Variance(x)
+		gx := xs[g.Lo:g.Hi]
+		err := eachVariances(unbiaserVariancers(us, g.Services), gx, func(lo int, vars [][]float64) {
+			for k, x := range gx[lo : lo+len(vars[0])] {
+				wsum += c * x
+				for t := range g.Services {
+					vsum += vars[t][k]
+				}
 			}
+		})
+		if err != nil {
+			return 0, err
 		}
 		count += c * float64(g.Hi-g.Lo)
 	}
@@ -280,9 +286,15 @@ func ServiceExpectedMSE(xs []float64, services []mechanisms.Mechanism, groups []
 		if !hasService(g.Services, j) {
 			continue
 		}
-		for _, x := range xs[g.Lo:g.Hi] {
-			xsum += x
-			vsum += u.Variance(x)
+		gx := xs[g.Lo:g.Hi]
+		err := eachVariances([]mechanisms.Variancer{u.est}, gx, func(lo int, vars [][]float64) {
+			for k, x := range gx[lo : lo+len(vars[0])] {
+				xsum += x
+				vsum += vars[0][k]
+			}
+		})
+		if err != nil {
+			return 0, err
 		}
 		count += g.Hi - g.Lo
 	}

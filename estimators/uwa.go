@@ -492,12 +492,17 @@ func OracleUWAExpectedMSE(xs []float64, services []mechanisms.Mechanism, groups 
 	}
 	var v float64
 	for _, g := range gs {
-		for _, x := range xs[g.Lo:g.Hi] {
-			var inv float64
-			for _, j := range g.Services {
-				inv += 1 / us[j].Variance(x)
+		err := eachVariances(unbiaserVariancers(us, g.Services), xs[g.Lo:g.Hi], func(_ int, vars [][]float64) {
+			for k := range vars[0] {
+				var inv float64
+				for t := range g.Services {
+					inv += 1 / vars[t][k]
+				}
+				v += 1 / inv
 			}
-			v += 1 / inv
+		})
+		if err != nil {
+			return 0, err
 		}
 	}
 	n := float64(len(xs))

@@ -13,3 +13,29 @@ type LawBatcher interface {
 	// uniform on [xlo, xhi] to dst[i], for the len(edges)-1 buckets.
 	BucketsAt(dst, edges []float64, xlo, xhi float64) error
 }
+
+// VarianceBatcher is implemented by mechanisms for which one call that
+// answers the variance at many inputs costs much less than one call per
+// input: an external program's (package external), where each call is a
+// request over a pipe. Its answers are Variance's, input by input, bit for
+// bit. Code that evaluates the variance at every user's value (the exact
+// expected MSE of a mean) asks through [Variances], which uses it when it
+// is there.
+type VarianceBatcher interface {
+	// VarianceBatch writes Var[Y | xs[i]] to dst[i].
+	VarianceBatch(dst, xs []float64) error
+}
+
+// Variances writes v.Variance(xs[i]) to dst[i]: in one VarianceBatch call
+// when v is a [VarianceBatcher], else input by input (which cannot fail).
+// dst must hold len(xs) values.
+func Variances(v Variancer, dst, xs []float64) error {
+	dst = dst[:len(xs)]
+	if b, ok := v.(VarianceBatcher); ok {
+		return b.VarianceBatch(dst, xs)
+	}
+	for i, x := range xs {
+		dst[i] = v.Variance(x)
+	}
+	return nil
+}

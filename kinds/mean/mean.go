@@ -65,11 +65,16 @@ func (Mean) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellR
 	}
 	xs := c.Dataset.Values[:c.N]
 	truth := estimators.TrueMean(xs)
+	// One batch of variances per 16,384 users for an external program.
+	mse, err := estimators.ExpectedMeanMSEErr(est, xs)
+	if err != nil {
+		return nil, err
+	}
 	return &meanRun{
 		est:     est,
 		xs:      xs,
 		truth:   truth,
-		mse:     estimators.ExpectedMeanMSE(est, xs),
+		mse:     mse,
 		metrics: c.Metrics,
 	}, nil
 }
