@@ -13,8 +13,10 @@ import "math/rand/v2"
 // (scatterMovers) and group h's arrivals add arrive[h] independent neutral
 // reports. The law is that of one Perturb per user; a mover costs one
 // neutral report instead of a GRR uniform, a draw of its new group and a
-// report.
-func (m *Mechanism) simulatePerUser(t *Tally, groups []int32, values []float64, rng *rand.Rand) {
+// report. The inputs are checked by Simulate, so only a mechanism that can
+// fail otherwise (an external program's: a crash, a timeout) returns an
+// error, the value mechanism's own, and the tally is then unusable.
+func (m *Mechanism) simulatePerUser(t *Tally, groups []int32, values []float64, rng *rand.Rand) error {
 	d := m.cfg.D
 	ints := t.scratchInts(4 * d)
 	size, kept, movers, arrive := ints[:d], ints[d:2*d], ints[2*d:3*d], ints[3*d:]
@@ -46,8 +48,9 @@ func (m *Mechanism) simulatePerUser(t *Tally, groups []int32, values []float64, 
 		for j, i := range keptIdx[:nk] {
 			xs[j] = v[i]
 		}
-		// The inputs were checked by Simulate, so PerturbBatch cannot fail.
-		_ = m.val.PerturbBatch(ys[:nk], xs[:nk], rng)
+		if err := m.val.PerturbBatch(ys[:nk], xs[:nk], rng); err != nil {
+			return err
+		}
 		for j, i := range keptIdx[:nk] {
 			gi := g[i]
 			kept[gi]++
@@ -72,7 +75,9 @@ func (m *Mechanism) simulatePerUser(t *Tally, groups []int32, values []float64, 
 				}
 				continue
 			}
-			_ = m.val.PerturbBatch(ys[:c], xs[:c], rng)
+			if err := m.val.PerturbBatch(ys[:c], xs[:c], rng); err != nil {
+				return err
+			}
 			for _, y := range ys[:c] {
 				s += y
 			}
@@ -80,4 +85,5 @@ func (m *Mechanism) simulatePerUser(t *Tally, groups []int32, values []float64, 
 		t.Sum[h] += s
 		t.Count[h] = float64(kept[h] + arrive[h])
 	}
+	return nil
 }

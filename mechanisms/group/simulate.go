@@ -72,7 +72,8 @@ func zeroed(s []float64, n int) []float64 {
 // Perturb call per user (see the package documentation for why), at a
 // cost of about one uniform draw per user for Bernoulli, NPRR, Laplace and
 // Piecewise. It checks every input before drawing anything and returns an
-// error naming the first bad user.
+// error naming the first bad user; a value mechanism that fails (an
+// external program's) returns its error.
 func (m *Mechanism) Simulate(t *Tally, groups []int32, values []float64, rng *rand.Rand) error {
 	if len(groups) != len(values) {
 		return fmt.Errorf("group: Simulate: %d groups but %d values", len(groups), len(values))
@@ -89,7 +90,7 @@ func (m *Mechanism) Simulate(t *Tally, groups []int32, values []float64, rng *ra
 	case m.pm != nil:
 		m.simulatePW(t, groups, values, rng)
 	default:
-		m.simulatePerUser(t, groups, values, rng)
+		return m.simulatePerUser(t, groups, values, rng)
 	}
 	return nil
 }
