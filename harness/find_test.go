@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/ldpbench/ldpbench/figures"
 )
 
 func specText(name, title string) string {
@@ -86,5 +88,18 @@ func TestOpenSpecPrecedence(t *testing.T) {
 	}
 	if s, err := OpenSpec("a", nil); err != nil || s.Title != "local a" {
 		t.Errorf("no shipped specs: %+v, %v", s, err)
+	}
+}
+
+// TestTitledFigures: a figure without a title of its own takes its spec's
+// (the fl figures had none, and a quick run showed only its scale); one
+// with a title keeps it, and the spec's figures are not changed. Catches
+// the fallback missing, overriding a figure's own title, or written into
+// the spec (its hash and copy would change).
+func TestTitledFigures(t *testing.T) {
+	s := &Spec{Title: "Zhao et al. Fig. 9", Figures: []figures.Spec{{Name: "a"}, {Name: "b", Title: "own"}}}
+	got := s.TitledFigures()
+	if got[0].Title != "Zhao et al. Fig. 9" || got[1].Title != "own" || s.Figures[0].Title != "" {
+		t.Errorf("titles %q, %q; the spec's first now %q", got[0].Title, got[1].Title, s.Figures[0].Title)
 	}
 }

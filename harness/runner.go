@@ -637,7 +637,7 @@ func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, .
 	if err := copySpec(s, opt.OutDir, res); err != nil {
 		return err
 	}
-	files, err := DrawFigures(s.Figures, res.Summaries, opt.OutDir, logf)
+	files, err := DrawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, logf)
 	res.Figures = files
 	if err != nil {
 		return err

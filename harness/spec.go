@@ -425,6 +425,20 @@ func (s *Spec) Reduced(quick bool) bool {
 		(len(s.Quick.N) > 0 && !slices.Equal(s.Quick.N, s.Axes.N))
 }
 
+// TitledFigures returns the spec's figures, each without a title of its
+// own given the spec's: a figure is read apart from its spec (in out/, a
+// report, a draft), and one that says nothing of what it shows is no use
+// there.
+func (s *Spec) TitledFigures() []figures.Spec {
+	out := slices.Clone(s.Figures)
+	for i := range out {
+		if out[i].Title == "" {
+			out[i].Title = s.Title
+		}
+	}
+	return out
+}
+
 // Hash identifies what the spec computes: the name, kind, seed, trials,
 // metrics, axes, datasets and external mechanisms' names and commands (not
 // the title, the figures or a mechanism's timeout, which do not change any

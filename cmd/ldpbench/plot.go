@@ -45,7 +45,7 @@ func cmdPlot(_ context.Context, c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("plot: %w (run the spec first)", err)
 	}
-	files, err := harness.DrawFigures(spec.Figures, summaries, dir, func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
+	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
 	if err != nil {
 		return err
 	}
