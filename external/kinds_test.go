@@ -60,6 +60,7 @@ const twinSeq = 0x9e3779b97f4a7c15
 type twinPM struct {
 	name string
 	pm   *mechanisms.Piecewise
+	seq  uint64 // the PCG's second word, twinSeq unless set
 }
 
 func (t twinPM) Name() string             { return t.name }
@@ -75,7 +76,11 @@ func (t twinPM) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 	if len(xs) == 0 {
 		return nil
 	}
-	return t.pm.PerturbBatch(dst, xs, rand.New(rand.NewPCG(rng.Uint64(), twinSeq)))
+	seq := t.seq
+	if seq == 0 {
+		seq = twinSeq
+	}
+	return t.pm.PerturbBatch(dst, xs, rand.New(rand.NewPCG(rng.Uint64(), seq)))
 }
 
 func (t twinPM) Perturb(x float64, rng *rand.Rand) float64 {
@@ -415,7 +420,10 @@ func TestKindsExternalCrash(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "spec.toml")
 	block := fmt.Sprintf("[[mechanisms]]\nname = \"pm-x\"\ncommand = [%q, \"-mech\", \"pm\"]\n", fake(t))
-	if err := os.WriteFile(path, fmt.Appendf(nil, kc.spec, block), 0o644); err != nil {
+	// Another experiment name than TestKindsExternal's: the same spec and
+	// command would take its tallies from kind groupmean's memo.
+	text := strings.Replace(fmt.Sprintf(kc.spec, block), `name = "ext-gm"`, `name = "ext-gm-crash"`, 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := harness.LoadSpec(path)
@@ -435,5 +443,39 @@ func TestKindsExternalCrash(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, harness.PartialFile)); err != nil {
 		t.Errorf("the finished cells are not kept: %v", err)
+	}
+}
+
+// TestKindsRebound: kind groupmean's memo of tallies (shared by sibling
+// cells) tells apart two mechanisms bound in turn to one name in one
+// process, as a spec's external program is for one run: the second run of
+// the same spec, with "pm-x" now pm seeded otherwise (the same law and
+// theory, other reports), draws its own reports.
+func TestKindsRebound(t *testing.T) {
+	kc := kindCases[1]
+	runAs := func(summary string, seq uint64) []byte {
+		unregister, err := mechanisms.Register(mechanisms.Info{
+			Name:    "pm-x",
+			Summary: summary,
+			New: func(eps float64) (mechanisms.Mechanism, error) {
+				pm, err := mechanisms.NewPM(eps)
+				return twinPM{name: "pm-x", pm: pm, seq: seq}, err
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unregister()
+		rows, _, _ := runKindSpec(t, kc, "")
+		return afterFirstLine(rows)
+	}
+	a := runAs("pm (test)", 0)
+	b := runAs("pm seeded otherwise (test)", 1)
+	c := runAs("pm (test)", 0)
+	if bytes.Equal(a, b) {
+		t.Errorf("pm-x rebound to pm seeded otherwise gives the first binding's rows: the memo returned its tallies")
+	}
+	if !bytes.Equal(a, c) {
+		t.Errorf("the same binding twice gives different rows")
 	}
 }

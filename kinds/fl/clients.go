@@ -8,6 +8,7 @@ import (
 
 	"github.com/ldpbench/ldpbench/experiment"
 	ldpfl "github.com/ldpbench/ldpbench/fl"
+	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
 // clientsRun is a prepared cell of task clients: Baek & Chung's federated
@@ -23,10 +24,16 @@ type clientsRun struct {
 // curveKey names one training run: cells with equal keys (they differ in
 // params.round only) draw the same randomness (TrialKey), so the run's
 // accuracy curve is computed once and read by all of them.
+//
+// binding is the registry summary of the method's mechanism: the trial key
+// holds its name only, and a name may be bound to another mechanism in a
+// later run in this process (a spec's external program is registered for
+// one run, its summary naming its command; a test registers its own),
+// whose curves a hit would otherwise return.
 type curveKey struct {
-	experiment, trialKey string
-	seed                 uint64
-	trial                int
+	experiment, trialKey, binding string
+	seed                          uint64
+	trial                         int
 }
 
 type curve struct {
@@ -80,7 +87,8 @@ func prepareClients(c *experiment.CellSpec) (experiment.CellRun, error) {
 	if len(r.ytr) < r.proto.Clients {
 		return nil, fmt.Errorf("dataset %s: %d training rows for %d clients", c.Dataset.Name, len(r.ytr), r.proto.Clients)
 	}
-	r.key = curveKey{experiment: c.Experiment, trialKey: Kind{}.TrialKey(c), seed: c.Seed}
+	info, _ := mechanisms.Lookup(c.Method)
+	r.key = curveKey{experiment: c.Experiment, trialKey: Kind{}.TrialKey(c), binding: info.Summary, seed: c.Seed}
 	return r, nil
 }
 

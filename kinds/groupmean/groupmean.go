@@ -143,6 +143,9 @@ func newCell(c *experiment.CellSpec, build bool) (*cell, error) {
 	}
 	out := &cell{mech: mech, which: which, mode: mode, metrics: c.Metrics,
 		key: tallyKey{experiment: c.Experiment, seed: c.Seed, trialKey: Kind{}.TrialKey(c), eps: c.Eps}}
+	if cfg.Method == "value" {
+		out.key.binding = mechanismBinding(cfg.Value)
+	}
 	if !build {
 		return out, nil
 	}

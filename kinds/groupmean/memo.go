@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ldpbench/ldpbench/mechanisms"
 	"github.com/ldpbench/ldpbench/mechanisms/group"
 )
 
@@ -24,7 +25,15 @@ var tallies = tallyMemo{m: map[tallyKey]*memoTally{}}
 // params.crn leaves out) and the data's fingerprint (the users' groups and
 // values on [−1, 1], bit for bit: a hit must return exactly what the miss
 // would compute, or the rows would depend on which cell ran first).
+//
+// binding is the registry entry's summary of a value:<m> method's
+// mechanism (mechanismBinding): the trial key holds m's name only, and a
+// name may be bound to another mechanism in a later run in this process
+// (a spec's external program is registered for one run, its summary
+// naming its command; a test registers its own), whose tallies a hit
+// would otherwise return.
 type tallyKey struct {
+	binding    string
 	experiment string
 	seed       uint64
 	trialKey   string
@@ -76,4 +85,11 @@ func (c *tallyMemo) put(k tallyKey, t *group.Tally) {
 	}
 	c.m[k] = &memoTally{n: t.N, count: slices.Clone(t.Count), sum: slices.Clone(t.Sum), moved: t.Moved}
 	c.floats += 2 * len(t.Count)
+}
+
+// mechanismBinding identifies what the registered name is bound to: its
+// registry summary ("" when unknown).
+func mechanismBinding(name string) string {
+	info, _ := mechanisms.Lookup(name)
+	return info.Summary
 }
