@@ -414,35 +414,48 @@ func TestVarianceBatchTheory(t *testing.T) {
 // mechanism's error and the run wrote rows from stale reports.
 func TestKindsExternalCrash(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs kind groupmean through a pipe")
+		t.Skip("runs kinds groupmean and fl through a pipe")
 	}
-	kc := kindCases[1]
-	dir := t.TempDir()
-	path := filepath.Join(dir, "spec.toml")
-	block := fmt.Sprintf("[[mechanisms]]\nname = \"pm-x\"\ncommand = [%q, \"-mech\", \"pm\"]\n", fake(t))
-	// Another experiment name than TestKindsExternal's: the same spec and
-	// command would take its tallies from kind groupmean's memo.
-	text := strings.Replace(fmt.Sprintf(kc.spec, block), `name = "ext-gm"`, `name = "ext-gm-crash"`, 1)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := harness.LoadSpec(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("FAKEMECH_FLAGS", "-crash-after 200")
-	out := filepath.Join(dir, "out")
-	_, err = harness.Run(context.Background(), kc.kinds, s, harness.Options{OutDir: out, Jobs: 1})
-	if err == nil {
-		t.Fatal("the run did not fail")
-	}
-	for _, want := range []string{"method=value:pm-x", `external mechanism "pm-x"`, "exit status 3", "crashing at batch 200", "cells finished and kept"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q\nlacks %q", err, want)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(out, harness.PartialFile)); err != nil {
-		t.Errorf("the finished cells are not kept: %v", err)
+	// groupmean perturbs in batches; fl's task mean one coordinate at a
+	// time (SampleKofD), where a failed request is a NaN report until
+	// PerturbVector asks the mechanism why (mechanisms.Failer).
+	for _, tc := range []struct {
+		kc          kindCase
+		name, crash string
+	}{
+		{kindCases[1], "ext-gm", "200"},
+		{kindCases[2], "ext-fl-mean", "3000"},
+	} {
+		t.Run(tc.kc.name+"/"+tc.name, func(t *testing.T) {
+			kc := tc.kc
+			dir := t.TempDir()
+			path := filepath.Join(dir, "spec.toml")
+			block := fmt.Sprintf("[[mechanisms]]\nname = \"pm-x\"\ncommand = [%q, \"-mech\", \"pm\"]\n", fake(t))
+			// Another experiment name than TestKindsExternal's: the same
+			// spec and command would take its results from a kind's memo.
+			text := strings.Replace(fmt.Sprintf(kc.spec, block), `name = "`+tc.name+`"`, `name = "`+tc.name+`-crash"`, 1)
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := harness.LoadSpec(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("FAKEMECH_FLAGS", "-crash-after "+tc.crash)
+			out := filepath.Join(dir, "out")
+			_, err = harness.Run(context.Background(), kc.kinds, s, harness.Options{OutDir: out, Jobs: 1})
+			if err == nil {
+				t.Fatal("the run did not fail")
+			}
+			for _, want := range []string{`external mechanism "pm-x"`, "exit status 3", "crashing at batch " + tc.crash, "cells finished and kept"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q\nlacks %q", err, want)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(out, harness.PartialFile)); err != nil {
+				t.Errorf("the finished cells are not kept: %v", err)
+			}
+		})
 	}
 }
 

@@ -414,3 +414,7 @@ func (p cpart) BucketsAt(dst, edges []float64, xlo, xhi float64) error {
 	}
 	return p.c.Batch(OpBucket, dst[:len(edges)-1], args)
 }
+
+// Err returns the program's failure, nil while it works
+// (mechanisms.Failer): Perturb returns NaN when its request fails.
+func (c *core) Err() error { return c.p.Err() }

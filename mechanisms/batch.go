@@ -39,3 +39,22 @@ func Variances(v Variancer, dst, xs []float64) error {
 	}
 	return nil
 }
+
+// Failer is implemented by mechanisms whose Perturb can fail (an external
+// program's, each report a request over a pipe): Perturb cannot return an
+// error, so it returns NaN and Err says why. Code that draws reports one
+// by one and can return an error (SampleKofD.PerturbVector) asks Err after
+// drawing, so that a failed program is reported as itself, not as a NaN
+// met later.
+type Failer interface {
+	Err() error
+}
+
+// Err reports the wrapped mechanism's failure ([Failer]), nil when it has
+// none.
+func (r *rescaled) Err() error {
+	if f, ok := r.m.(Failer); ok {
+		return f.Err()
+	}
+	return nil
+}

@@ -193,6 +193,12 @@ func (s *SampleKofD) PerturbVector(dst, x []float64, rng *rand.Rand) error {
 			}
 		}
 	}
+	// A report that failed (an external program) is NaN: say why.
+	if f, ok := s.inner.(Failer); ok {
+		if err := f.Err(); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
 	return nil
 }
 
