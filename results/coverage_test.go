@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ldpbench/ldpbench/metrics"
 )
 
 // cover holds what coverage measures over the replicates of one law.
@@ -163,8 +165,9 @@ func TestChi2IntervalCoverage(t *testing.T) {
 // The dispersion test's critical values. At k = 2 the law of A = ln(mean)
 // − mean(ln x) of two squared normals is closed, A = −½·ln(4D(1 − D)) with
 // D ~ Beta(½, ½), and its 1% quantile is −½·ln(1 − sin²(π/200)) =
-// 1.23e-4; the Pearson III approximation is negative at k ≤ 3 and cut at 0
-// (the test never rejects there: conservative). At k = 10, 20 and 50 the
+// 1.23375e-4 (a simulation of 2·10⁷ pairs gave 1.2232e-4); k = 3 is the
+// simulated table's first entry (the Pearson III approximation, negative
+// there, was cut at 0 and never rejected). At k = 10, 20 and 50 the
 // values are those whose rejection rates were simulated (see
 // TestChi2IntervalCoverage), to 1e-5. polygamma012 is checked against
 // closed forms: ψ(½) = −γ − 2 ln 2, ψ′(½) = π²/2, ψ″(½) = −14ζ(3), ψ(1) =
@@ -189,11 +192,56 @@ func TestDispersionCritical(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		k    int
-		want float64
-	}{{2, 0}, {3, 0}, {10, 0.27897}, {20, 0.50712}, {50, 0.75548}} {
-		if got := chi2OneDispersionCritical(c.k); math.Abs(got-c.want) > 1e-5 {
+		k         int
+		want, tol float64
+	}{{2, 1.2337512873762663e-4, 1e-15}, {3, 0.0100, 1e-5}, {10, 0.27897, 1e-5}, {20, 0.50712, 1e-5}, {50, 0.75548, 1e-5}} {
+		if got := chi2OneDispersionCritical(c.k); math.Abs(got-c.want) > c.tol {
 			t.Errorf("critical value at k = %d: %.6f, want %.5f", c.k, got, c.want)
+		}
+	}
+}
+
+// TestDispersionSmallK: at k = 2–9 the switch from the χ² interval to
+// t-logmean rejects squared normal errors at its 1% level, not at the
+// 0–0.6% of the Pearson III approximation there, and it fires for two or
+// three batch trials that agree to 0.7% (central-mean's quick runs, whose
+// χ² interval was [0.27·m, 39·m]). 200,000 simulated k-tuples per k: the
+// rejection rate's sd is 2.2e-4, the table's error about 0.6% of the level
+// at k = 3; the tolerance 0.0015 is 6.7 sd. Catches the approximation kept
+// below 10 (0.1% at k = 4) and a table entry off by 20%.
+func TestDispersionSmallK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20261128, 3))
+	const n = 200_000
+	for k := 2; k <= 9; k++ {
+		xs := make([]float64, k)
+		rejected := 0
+		for range n {
+			var sum float64
+			for i := range xs {
+				z := rng.NormFloat64()
+				xs[i] = z * z
+				sum += xs[i]
+			}
+			if lessDispersedThanChi2One(xs, sum/float64(k)) {
+				rejected++
+			}
+		}
+		if rate := float64(rejected) / n; math.Abs(rate-dispersionLevel) > 0.0015 {
+			t.Errorf("k = %d: rejects %.4f of squared normal errors, want %.2f", k, rate, dispersionLevel)
+		}
+	}
+	for _, xs := range [][]float64{{1, 1.007}, {2.000, 2.014, 1.993}} {
+		var m, ss float64
+		for _, x := range xs {
+			m += x / float64(len(xs))
+		}
+		for _, x := range xs {
+			ss += (x - m) * (x - m)
+		}
+		se := math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+		lo, hi, used := interval(metrics.IntervalChi2, xs, m, se)
+		if used != metrics.IntervalLogMean || hi/lo > 1.2 {
+			t.Errorf("batch trials %v: %s interval [%.4g, %.4g]", xs, used, lo, hi)
 		}
 	}
 }
