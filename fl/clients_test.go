@@ -85,7 +85,9 @@ func TestClientsGamma(t *testing.T) {
 	c := BaekChung(m, mech)
 	theta := make([]float64, m.Dim())
 	rng := rand.New(rand.NewPCG(1, 1))
-	if n := testing.AllocsPerRun(2, func() { _ = c.Train(theta, xtr, ytr, xte, yte, acc, ws, rng) }); n != 0 {
+	// 20 runs: a stray allocation of the runtime (seen once in 2 runs) is
+	// averaged away; one allocation per run is still 1.
+	if n := testing.AllocsPerRun(20, func() { _ = c.Train(theta, xtr, ytr, xte, yte, acc, ws, rng) }); n != 0 {
 		t.Errorf("%v allocations per training run", n)
 	}
 }
@@ -171,7 +173,9 @@ func TestClientsFixture(t *testing.T) {
 	c := BaekChung(m, mech)
 	theta := make([]float64, m.Dim())
 	rng := rand.New(rand.NewPCG(1, 1))
-	if n := testing.AllocsPerRun(2, func() { _ = c.Train(theta, xtr, ytr, xte, yte, acc, ws, rng) }); n != 0 {
+	// 20 runs: a stray allocation of the runtime (seen once in 2 runs) is
+	// averaged away; one allocation per run is still 1.
+	if n := testing.AllocsPerRun(20, func() { _ = c.Train(theta, xtr, ytr, xte, yte, acc, ws, rng) }); n != 0 {
 		t.Errorf("%v allocations per training run", n)
 	}
 }
