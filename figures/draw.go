@@ -231,6 +231,11 @@ func (f *Figure) layout() layout {
 	for r := range l.rows {
 		gridH += l.rowHeight(r)
 	}
+	// The legend hangs from the top of the first row's plot area: one
+	// taller than the rows (groupmean-e2's 17 entries beside one row)
+	// would overprint the caption, so the figure grows to hold it.
+	legendH := l.legend.Rectangle(draw.Canvas{}).Size().Y
+	gridH = max(gridH, l.rowTitle[0]+l.rowIn[0].top+legendH)
 	l.h = pad + l.titleHeight + gridH + l.captionHeight + pad
 	return l
 }

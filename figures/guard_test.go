@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -106,5 +109,47 @@ func TestClampWarningsCounted(t *testing.T) {
 	want := `figure "many": 3 CI lower bounds ≤ 0 clamped to their panel's smallest positive value on log y; the first: panel "a", series "pm", x=2: CI lower bound -0.002 ≤ 0 clamped to 0.004 on log y`
 	if len(clamps) != 1 || clamps[0] != want {
 		t.Errorf("clamp warnings:\n%s\nwant one:\n%s", strings.Join(clamps, "\n"), want)
+	}
+}
+
+// TestTallLegendGrowsFigure: a legend taller than the plot rows (17
+// series beside one row, as groupmean-e2's) makes the figure taller, so
+// that the legend ends above the caption instead of overprinting it; a
+// short legend leaves the height as the rows make it. Catches the height
+// computed from the rows alone.
+func TestTallLegendGrowsFigure(t *testing.T) {
+	var many, few []results.Summary
+	for i := range 17 {
+		for _, eps := range []float64{1, 2} {
+			s := sum("a", fmt.Sprintf("method-%02d", i), eps, "mse", 0.01*float64(i+1), 0)
+			many = append(many, s)
+			if i < 3 {
+				few = append(few, s)
+			}
+		}
+	}
+	spec := Spec{Name: "legend", Metric: "mse", X: "eps", Series: "method", Formats: []string{"svg"}}
+	for _, c := range []struct {
+		name  string
+		sums  []results.Summary
+		grows bool
+	}{{"17 series", many, true}, {"3 series", few, false}} {
+		fig, err := Project(c.sums, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := fig.layout()
+		rows := vg.Length(l.rows-1) * pad
+		for r := range l.rows {
+			rows += l.rowHeight(r)
+		}
+		legendBottom := pad + l.titleHeight + l.rowTitle[0] + l.rowIn[0].top + l.legend.Rectangle(draw.Canvas{}).Size().Y
+		captionTop := l.h - pad - l.captionHeight
+		if legendBottom > captionTop+1e-9 {
+			t.Errorf("%s: the legend ends %.1f below the caption's top", c.name, legendBottom-captionTop)
+		}
+		if grew := l.h > pad+l.titleHeight+rows+l.captionHeight+pad+1e-9; grew != c.grows {
+			t.Errorf("%s: the figure grew %t, want %t", c.name, grew, c.grows)
+		}
 	}
 }
