@@ -35,7 +35,7 @@ func TestBinarise(t *testing.T) {
 
 // TestLoadTableUCI reads the two real UCI files (each skipped without it;
 // TestLoadTableFixture runs on every checkout): row counts, feature counts
-// and class counts as published (datasets.md §2; Shuttle's test split by
+// and class counts as published (by the UCI repository's descriptions; Shuttle's test split by
 // class as counted by the catalogue). Catches an off-by-one column, a
 // header line swallowed, a class map shifted by one.
 func TestLoadTableUCI(t *testing.T) {

@@ -102,7 +102,7 @@ type postLikelihood interface {
 //     exact probability of the reported output at μ_k;
 //   - mechanisms with a density on an unbounded output (Laplace, and any
 //     other): the probability of the window [y-τ, y+τ], τ = √|y|, given
-//     μ_k, from the CDF (the paper's Laplace rule, L233–258), with the
+//     μ_k, from the CDF (Du et al.'s Laplace rule, §4.2, eq. (7)), with the
 //     point density at y = 0 where the window is empty (E4.3); Laplace's
 //     in closed form;
 //   - bounded continuous mechanisms (PM, SW, ...): the output range is cut
@@ -423,7 +423,7 @@ func (t *postBucket) row(y float64, _ []float64) ([]float64, bool) {
 	return t.rows[min(max(r, 0), t.nOut-1)], true
 }
 
-// postLaplace is the window likelihood of the Laplace mechanism (L233–258):
+// postLaplace is the window likelihood of the Laplace mechanism (Du et al. §4.2, eq. (7)):
 // P(Y ∈ [y-τ, y+τ] | μ_k), τ = √|y|, exactly, from the Laplace CDF with
 // scale b = 2/ε. With a = y-τ, c = y+τ, m = 1 - e^{-2τ/b} and the tabulated
 // P_k = e^{(μ_k - μ_max)/b}, M_k = e^{(μ_min - μ_k)/b} (both in (0, 1]):
@@ -545,7 +545,7 @@ func laplaceCount(z float64, h int, mu []float64, strict bool) int {
 
 // postWindow is the window likelihood of a mechanism with a density on an
 // unbounded output, from its CDF: P(Y ∈ [y-τ, y+τ] | μ_k), τ = √|y| (the
-// rule of the paper's Laplace likelihood, L233–258), and at y = 0, where
+// rule of Du et al.'s Laplace likelihood, §4.2, eq. (7)), and at y = 0, where
 // the window is empty, the point density (E4.3). Where the window's
 // probability is so small that the difference of two CDF values near 0 or
 // 1 loses its digits (all below 1e-3), it is the integral of the density

@@ -52,7 +52,7 @@ func sameShape(t *testing.T, what string, a, b []float64, tol float64) {
 }
 
 // The Laplace likelihood of a report is the probability of the window
-// [y-τ, y+τ], τ = √|y|, given μ_k (L233–258): checked against the CDF
+// [y-τ, y+τ], τ = √|y|, given μ_k (Du et al. §4.2, eq. (7)): checked against the CDF
 // probability from mechanisms.Laplace (BucketGivenBin at the midpoint), for windows on either side of the
 // midpoints, across them, tiny, and at y = 0 (the point density, E4.3); at
 // ε = 300 the direct route is taken.

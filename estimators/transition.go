@@ -59,7 +59,7 @@ type ServiceOptions struct {
 // ErrUnboundedOutput is wrapped by NewService's error for a mechanism
 // without a bounded output (Laplace): its reports cannot be cut into
 // finitely many equal buckets without truncation (the paper excludes
-// Laplace from ULE, L401).
+// Laplace from ULE, §6.1.1).
 var ErrUnboundedOutput = errors.New("estimators: no transition matrix")
 
 // ServiceNeeds is what a transition matrix (and so ULE and EMS) needs of a

@@ -18,7 +18,7 @@ const nMC = 200_000
 // epsGrid is the budget grid of the statistical tests.
 var epsGrid = []float64{0.5, 1, 4}
 
-// xGrid is the input grid on [-1, 1] (p3 spec §10); inputs on [0, 1] are
+// xGrid is the input grid on [-1, 1]; inputs on [0, 1] are
 // mapped by (x+1)/2.
 var xGrid = []float64{-1, -0.4, 0, 0.7, 1}
 

@@ -183,7 +183,7 @@ func (m misreportedPM) Variance(x float64) float64 { return m.claimed.Variance(x
 func (m misreportedPM) WorstCaseVariance() float64 { return m.claimed.WorstCaseVariance() }
 
 // fiftyFiftyPM chooses the outer side with probability 1/2 instead of by
-// length (the trap of p3 §2.6): biased for x ≠ 0.
+// length (the trap of Zhao et al.'s eqs. (26)–(29)): biased for x ≠ 0.
 type fiftyFiftyPM struct{ *mechanisms.Piecewise }
 
 func (m fiftyFiftyPM) Perturb(x float64, rng *rand.Rand) float64 {

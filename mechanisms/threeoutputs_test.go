@@ -251,7 +251,7 @@ func toSpec(eps, a, x float64) [3]float64 {
 
 // TestThreeOutputsProbabilities: the probabilities are the corrected
 // eqs. (2)–(4), sum to 1, are unbiased, and the privacy ratio is e^ε and
-// attained, at every budget (p3 spec §10: exhaustive privacy check).
+// attained, at every budget (an exhaustive privacy check).
 func TestThreeOutputsProbabilities(t *testing.T) {
 	xs := mechtest.Grid(-1, 1, 1000)
 	ps := make([]float64, 3)

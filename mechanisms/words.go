@@ -83,7 +83,7 @@ func (m *ThreeOutputs) WordsPerReport() (counts []int, probs []float64) { return
 func (m *NOutput) WordsPerReport() (counts []int, probs []float64) { return oneWord() }
 
 // WordsPerReport: two rng.Float64, u choosing the window and w = 2·v
-// placing the report in it (p3 §2.6).
+// placing the report in it (the piecewise family of Zhao et al., eqs. (26)–(29)).
 func (m *Piecewise) WordsPerReport() (counts []int, probs []float64) { return twoWords() }
 
 // WordsPerReport: one rng.Float64 in report(x, u), ±1 by inversion.

@@ -61,7 +61,7 @@ import (
 //	               choice of baseline)
 //	ule            User-level Likelihood Estimation (Algorithm 3, EMS);
 //	               like ems-<s>, needs bounded outputs with bucket
-//	               probabilities (not Laplace, paper L401)
+//	               probabilities (not Laplace: Du et al. §6.1.1)
 //	ems-<s>        one service's own EMS histogram (the distribution
 //	               baselines)
 //	ems-best       the single service whose own EMS histogram has the
@@ -305,7 +305,7 @@ func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
 // discrete law or a density (estimators.PosteriorNeeds: Laplace, and any
 // unbounded mechanism with a density, by its window likelihood); ULE and
 // EMS a bounded output with bucket probabilities (estimators.ServiceNeeds:
-// Laplace is excluded, paper L401).
+// Laplace is excluded, Du et al. §6.1.1).
 var msNeeds = func() []experiment.MethodNeeds {
 	v := mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}}
 	em := mechanisms.Needs{All: append([]mechanisms.Capability{mechanisms.CapVariance}, estimators.ServiceNeeds.All...)}

@@ -99,7 +99,7 @@ var (
 )
 
 // XGrid is the input grid on [-1, 1] of the suite's Monte Carlo checks
-// (p3 spec §10: both ends, the middle and two points between); a domain
+// (both ends, the middle and two points between); a domain
 // [lo, hi] takes lo + (x+1)(hi-lo)/2.
 var XGrid = []float64{-1, -0.4, 0, 0.7, 1}
 
@@ -200,7 +200,7 @@ func checkParams(info mechanisms.Info, _ float64, _ *rand.Rand) error {
 
 // checkWorstCase: WorstCaseVariance equals the maximum of Variance over a
 // dense grid of the domain, refined by golden section around the best grid
-// point, to 1e-9 relative (p3 spec §10), and is never below it. Catches a
+// point, to 1e-9 relative, and is never below it. Catches a
 // worst case at the wrong input (x = 0 where the maximum is at |x| = 1, or
 // an interior vertex missed).
 func checkWorstCase(info mechanisms.Info, eps float64, _ *rand.Rand) error {
