@@ -110,3 +110,29 @@ func NeedsFor(needs []MethodNeeds, method, when string) MethodNeeds {
 	}
 	panic(fmt.Sprintf("experiment: no needs stated for method %q (when %q)", method, when))
 }
+
+// Needs that several kinds state alike.
+var (
+	// UnbiasedNeeds is what a method named after a mechanism needs when
+	// the collector averages unbiased reports (kinds mean, mean-ht,
+	// mean-md, theory and fl): a closed-form variance of the unbiased
+	// estimate.
+	UnbiasedNeeds = MethodNeeds{
+		Method: MechanismPlaceholder,
+		Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}},
+	}
+	// DiscretizedNeeds is what Zhao et al.'s Algorithm 5 (params.levels
+	// or segments, kinds mean-md and fl) needs: a bounded report to round
+	// to the grid whose rounding has an exact variance
+	// (mechanisms.NewDiscretized: the piecewise family or a hybrid with
+	// one).
+	DiscretizedNeeds = MethodNeeds{
+		Method: MechanismPlaceholder,
+		When:   "params.levels or segments",
+		Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance, mechanisms.CapBounded}},
+		Also: func(m mechanisms.Mechanism) error {
+			_, err := mechanisms.NewDiscretized(m, 1)
+			return err
+		},
+	}
+)

@@ -5,26 +5,12 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// estimateNeeds is what a method named after a mechanism needs of it:
-// Algorithm 6 averages unbiased reports (mechanisms.NewSampleKofD), so an
-// unbiased report with a closed-form variance.
-var estimateNeeds = experiment.MethodNeeds{
-	Method: experiment.MechanismPlaceholder,
-	Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}},
-}
-
-// gridNeeds is what Algorithm 5 (params.levels or segments) needs: a
-// bounded report to round, whose rounding has an exact variance
-// (mechanisms.NewDiscretized: the piecewise family or a hybrid with one).
-var gridNeeds = experiment.MethodNeeds{
-	Method: experiment.MechanismPlaceholder,
-	When:   "params.levels or segments",
-	Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance, mechanisms.CapBounded}},
-	Also: func(m mechanisms.Mechanism) error {
-		_, err := mechanisms.NewDiscretized(m, 1)
-		return err
-	},
-}
+// The needs of the methods named after a mechanism are the shared ones of
+// package experiment.
+var (
+	estimateNeeds = experiment.UnbiasedNeeds
+	gridNeeds     = experiment.DiscretizedNeeds
+)
 
 // MechanismNeeds implements experiment.MechanismTaker.
 func (Kind) MechanismNeeds() []experiment.MethodNeeds {

@@ -5,27 +5,12 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// estimateNeeds is what every method of the mean kinds needs of its
-// mechanism: an unbiased report with a closed-form variance (the estimate
-// is the mean of the unbiased reports, the theory the mean variance).
-var estimateNeeds = experiment.MethodNeeds{
-	Method: experiment.MechanismPlaceholder,
-	Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}},
-}
-
-// gridNeeds is what mean-md's Algorithm 5 (params.levels or segments)
-// needs: a bounded report to round to the grid, and a density that the
-// rounding's variance is exact for (mechanisms.NewDiscretized: the
-// piecewise family or a hybrid with one).
-var gridNeeds = experiment.MethodNeeds{
-	Method: experiment.MechanismPlaceholder,
-	When:   "params.levels or segments",
-	Needs:  mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance, mechanisms.CapBounded}},
-	Also: func(m mechanisms.Mechanism) error {
-		_, err := mechanisms.NewDiscretized(m, 1)
-		return err
-	},
-}
+// The needs of the methods named after a mechanism are the shared ones of
+// package experiment.
+var (
+	estimateNeeds = experiment.UnbiasedNeeds
+	gridNeeds     = experiment.DiscretizedNeeds
+)
 
 // checkedMechanism builds the mechanism named method at eps and checks it
 // against need, kind naming the refusal.
