@@ -15,6 +15,8 @@
 //
 //   - [MethodLister]: the kind can expand the method "*" into every method
 //     it accepts;
+//   - [MethodLabeler]: the kind names its methods for a legend as its paper
+//     does ("UWA", "Alg. 3 (Laplace)");
 //   - [TrialKeyer]: the kind's trials are paired across some axes (common
 //     random numbers): the runner seeds trial t from the kind's key instead
 //     of the cell's;
@@ -27,6 +29,6 @@
 // returns its error, so that an interrupted run keeps its finished cells.
 //
 // A [Registry] lists the kinds a program knows; the command line's list is
-// in cmd/ldpbench/kinds.go. The package depends on datasets only, so that
-// kinds and the runner can both import it.
+// in cmd/ldpbench/kinds.go. The package depends on datasets and mechanisms
+// only, so that kinds and the runner can both import it.
 package experiment

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ldpbench/ldpbench/datasets"
+	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
 // Measurement is one metric's value in one trial.
@@ -75,6 +76,26 @@ type CellRun interface {
 // spec into every method it accepts.
 type MethodLister interface {
 	AllMethods() []string
+}
+
+// MethodLabeler is implemented by a kind whose method names are not what a
+// reader of its paper calls them: MethodLabel returns the legend name of a
+// method ("Alg. 3 (Laplace)" for central-alg3-lap, "UWA" for uwa), or false
+// to leave the method to the default, Label.
+type MethodLabeler interface {
+	MethodLabel(method string) (string, bool)
+}
+
+// Label is the legend name of a method of kind k: the kind's own
+// (MethodLabeler), else the registered mechanism's (mechanisms.Label, for
+// the kinds whose methods are mechanism names), else the method itself.
+func Label(k Kind, method string) string {
+	if l, ok := k.(MethodLabeler); ok {
+		if s, ok := l.MethodLabel(method); ok {
+			return s
+		}
+	}
+	return mechanisms.Label(method)
 }
 
 // TrialKeyer is implemented by a kind whose trials must see the same

@@ -122,7 +122,7 @@ func (b boxPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
 // addBoxes adds a series' boxes to a panel's plot (its theory and means
 // are drawn over them by the caller).
 func (f *Figure) addBoxes(p *plot.Plot, s Series, off float64) {
-	b := boxPlot{Style: s.Style, Half: f.boxHalf()}
+	b := boxPlot{Style: f.look(s.Style), Half: f.boxHalf()}
 	b.capLen = b.Half / 2
 	for _, pt := range s.Points {
 		if pt.Box == nil {

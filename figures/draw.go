@@ -164,7 +164,7 @@ func (f *Figure) layout() layout {
 	}
 
 	for i := range f.Panels {
-		c := cell{row: i / l.cols, col: i % l.cols, title: fieldLabel(spec.Panel, f.Panels[i].Value)}
+		c := cell{row: i / l.cols, col: i % l.cols, title: f.label(spec.Panel, f.Panels[i].Value)}
 		c.main = f.mainPlot(i)
 		if f.ratio() {
 			c.ratio = f.ratioPlot(i)
@@ -204,7 +204,7 @@ func (f *Figure) layout() layout {
 	l.yLabel = wrap(l.axisLabel, spec.yLabel(), dataHeight)
 	l.yLabelWidth = l.axisLabel.Height(strings.Join(l.yLabel, "\n"))
 	if f.ratio() {
-		l.ratioLabel = wrap(l.axisLabel, "÷ "+fieldLabel(spec.Series, spec.RatioTo), ratioHeight+l.midIn[0])
+		l.ratioLabel = wrap(l.axisLabel, "÷ "+f.label(spec.Series, spec.RatioTo), ratioHeight+l.midIn[0])
 		l.yLabelWidth = max(l.yLabelWidth, l.axisLabel.Height(strings.Join(l.ratioLabel, "\n")))
 	}
 	l.yLabelWidth += gap
@@ -528,7 +528,7 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 				xy[j].X += f.dodge(r.Style)
 			}
 		}
-		clr := refColor(r.Style)
+		clr := refColor(f.look(r.Style))
 		if !cat {
 			p.Add(&plotter.Line{XYs: xy, LineStyle: refLine(clr)})
 		}
@@ -560,14 +560,14 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 			if err != nil {
 				panic(err) // Project sorts x and keeps it finite
 			}
-			band.Color = bandColor(s.Style)
+			band.Color = bandColor(f.look(s.Style))
 			p.Add(band)
 		}
 		f.addTheory(p, s, off)
 		if !spec.banded() && len(ci) > 0 {
 			p.Add(&plotter.YErrorBars{
 				XYs: ci, YErrors: errs, CapWidth: vg.Points(4),
-				LineStyle: draw.LineStyle{Color: seriesColor(s.Style), Width: vg.Points(0.75)},
+				LineStyle: draw.LineStyle{Color: seriesColor(f.look(s.Style)), Width: vg.Points(0.75)},
 			})
 		}
 		f.addMeasured(p, s.Style, xs)
@@ -590,7 +590,7 @@ func (f *Figure) addTheory(p *plot.Plot, s Series, off float64) {
 		if f.Categories != nil {
 			r = min(r, 0.5*f.catRoom) // wider than the marker, within the point's room
 		}
-		var shape draw.GlyphDrawer = dashGlyph{s.Style}
+		var shape draw.GlyphDrawer = dashGlyph{f.look(s.Style)}
 		if f.Spec.boxed() {
 			// Across the box, a little beyond it, in near-black: the
 			// series' colour would vanish into its median line.
@@ -599,7 +599,7 @@ func (f *Figure) addTheory(p *plot.Plot, s Series, off float64) {
 		p.Add(&plotter.Scatter{XYs: ts, GlyphStyle: draw.GlyphStyle{Radius: r, Shape: shape}})
 		return
 	}
-	p.Add(&plotter.Line{XYs: ts, LineStyle: theoryLine(s.Style)})
+	p.Add(&plotter.Line{XYs: ts, LineStyle: theoryLine(f.look(s.Style))})
 }
 
 // addMeasured draws a series' means: markers joined by a line; markers
@@ -608,16 +608,17 @@ func (f *Figure) addMeasured(p *plot.Plot, style int, xs plotter.XYs) {
 	if len(xs) == 0 {
 		return
 	}
+	look := f.look(style)
 	if f.Categories != nil {
-		p.Add(&plotter.Scatter{XYs: xs, GlyphStyle: glyph(style)})
+		p.Add(&plotter.Scatter{XYs: xs, GlyphStyle: glyph(look)})
 		return
 	}
-	p.Add(&plotter.Line{XYs: xs, LineStyle: measuredLine(style, f.Spec.LinesOnly)})
+	p.Add(&plotter.Line{XYs: xs, LineStyle: measuredLine(look, f.Spec.LinesOnly)})
 	if f.Spec.LinesOnly {
-		p.Add(&plotter.Scatter{XYs: sparse(xs, style), GlyphStyle: glyph(style)})
+		p.Add(&plotter.Scatter{XYs: sparse(xs, style), GlyphStyle: glyph(look)})
 		return
 	}
-	p.Add(&plotter.Scatter{XYs: xs, GlyphStyle: glyph(style)})
+	p.Add(&plotter.Scatter{XYs: xs, GlyphStyle: glyph(look)})
 }
 
 // sparse picks the points of a dense line that carry its markers: all of
@@ -683,14 +684,14 @@ func (f *Figure) legend() plot.Legend {
 	l.Padding = vg.Points(3)
 	theory := f.hasTheory()
 	cat := f.Categories != nil
-	for i, value := range f.Series {
+	for i := range f.Series {
 		thumbs := []plot.Thumbnailer{}
 		if f.Spec.banded() {
-			thumbs = append(thumbs, &Band{Color: bandColor(i)})
+			thumbs = append(thumbs, &Band{Color: bandColor(f.look(i))})
 		}
 		thumbs = append(thumbs, thumbnail(func(c *draw.Canvas) {
 			if f.Spec.boxed() {
-				boxThumbnail(i, c, c.Center())
+				boxThumbnail(f.look(i), c, c.Center())
 				return
 			}
 			y := c.Center().Y
@@ -698,21 +699,17 @@ func (f *Figure) legend() plot.Legend {
 				ty := y - vg.Points(3.5)
 				y += vg.Points(1.5)
 				if cat {
-					dashGlyph{i}.DrawGlyph(c, draw.GlyphStyle{Radius: vg.Points(5)}, vg.Point{X: c.Center().X, Y: ty})
+					dashGlyph{f.look(i)}.DrawGlyph(c, draw.GlyphStyle{Radius: vg.Points(5)}, vg.Point{X: c.Center().X, Y: ty})
 				} else {
-					c.StrokeLine2(theoryLine(i), c.Min.X, ty, c.Max.X, ty)
+					c.StrokeLine2(theoryLine(f.look(i)), c.Min.X, ty, c.Max.X, ty)
 				}
 			}
 			if !cat {
-				c.StrokeLine2(measuredLine(i, f.Spec.LinesOnly), c.Min.X, y, c.Max.X, y)
+				c.StrokeLine2(measuredLine(f.look(i), f.Spec.LinesOnly), c.Min.X, y, c.Max.X, y)
 			}
-			c.DrawGlyph(glyph(i), vg.Point{X: c.Center().X, Y: y})
+			c.DrawGlyph(glyph(f.look(i)), vg.Point{X: c.Center().X, Y: y})
 		}))
-		label := fieldLabel(f.Spec.Series, value)
-		if value == "" && f.Spec.Series == "" {
-			label = f.Spec.yLabel()
-		}
-		l.Add(label, thumbs...)
+		l.Add(f.seriesLabel(i), thumbs...)
 	}
 	type entry struct {
 		label string
@@ -722,7 +719,7 @@ func (f *Figure) legend() plot.Legend {
 	for _, r := range f.References {
 		if e := (entry{r.Label, r.Style}); !slices.Contains(listed, e) && f.drawn(r) {
 			listed = append(listed, e)
-			clr := refColor(r.Style)
+			clr := refColor(f.look(r.Style))
 			l.Add(r.Label, thumbnail(func(c *draw.Canvas) {
 				y := c.Center().Y
 				if !cat {
@@ -844,7 +841,7 @@ func (f *Figure) caption() []string {
 	}
 	if f.ratio() {
 		lines = append(lines, fmt.Sprintf("Lower panels: each series' mean divided by that of %s at the same x (theory by theory, dashed), without CI.",
-			fieldLabel(spec.Series, spec.RatioTo)))
+			f.label(spec.Series, spec.RatioTo)))
 	}
 	var drawn, coloured int
 	var absent []string
@@ -857,7 +854,7 @@ func (f *Figure) caption() []string {
 			coloured++
 		}
 		if r.Absent {
-			absent = append(absent, fmt.Sprintf("%q, %s", r.Label, fieldLabel(spec.Series, r.Series)))
+			absent = append(absent, fmt.Sprintf("%q, %s", r.Label, f.label(spec.Series, r.Series)))
 		}
 	}
 	if drawn > 0 {
@@ -890,8 +887,14 @@ func (f *Figure) caption() []string {
 		}
 		notes = append(notes, fmt.Sprintf("%s ≤ 0 cut at the panel's smallest positive value", plural(f.Clamped, bound)))
 	}
+	if h := f.hidden(); len(h) > 0 {
+		notes = append(notes, strings.Join(h, "; ")+" (within a marker's width)")
+	}
 	if len(notes) > 0 {
 		lines = append(lines, "Note: "+strings.Join(notes, "; ")+".")
+	}
+	if spec.Note != "" {
+		lines = append(lines, spec.Note)
 	}
 	return lines
 }

@@ -214,7 +214,7 @@ func TestStylesUnique(t *testing.T) {
 	colourDash := map[string]int{}
 	colourMarker := map[string]int{}
 	for i := range 56 {
-		st := styleOf(i)
+		st := styleOf(ordinalLook(i))
 		k := key{fmt.Sprint(st.Color), fmt.Sprintf("%T", st.Marker), fmt.Sprint(st.Dashes), fmt.Sprint(st.Theory)}
 		if j, ok := seen[k]; ok {
 			t.Errorf("series %d and %d share a style", j, i)

@@ -26,6 +26,31 @@ func fieldLabel(field, value string) string {
 	return fieldName(field) + " = " + value
 }
 
+// label names a value of field (a series or panel) for a reader: the
+// spec's own label for it (Spec.Labels), else the caller's name of it
+// (WithNames: a kind's name of its methods), else fieldLabel.
+func (f *Figure) label(field, value string) string {
+	if l, ok := f.Spec.Labels[value]; ok {
+		return l
+	}
+	if f.names != nil && field != "" {
+		if l, ok := f.names(field, value); ok {
+			return l
+		}
+	}
+	return fieldLabel(field, value)
+}
+
+// seriesLabel is the legend label of series i: its value's label, or the
+// y label for the one series of a figure without a series field.
+func (f *Figure) seriesLabel(i int) string {
+	value := f.Series[i]
+	if value == "" && f.Spec.Series == "" {
+		return f.Spec.yLabel()
+	}
+	return f.label(f.Spec.Series, value)
+}
+
 // metricClause is the first clause of a per-trial metric's description
 // (package metrics), without its "closed form: " prefix: what one value of
 // the metric is. An unknown metric is its name.

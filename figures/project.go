@@ -53,6 +53,10 @@ type Figure struct {
 	Quick bool
 
 	catRoom vg.Length // the width of one point of a category, set by layout
+	// names gives the label of a value (a kind's name of its methods,
+	// WithNames); nil leaves values to Spec.Labels and fieldLabel.
+	names func(field, value string) (string, bool)
+	looks []int // the look of each of Series, set by assignLooks
 	// References are the spec's references, in spec order.
 	References []RefLine
 	Warnings   []string

@@ -23,6 +23,16 @@ type Option func(*options)
 
 type options struct {
 	warnf func(format string, args ...any)
+	names func(field, value string) (string, bool)
+}
+
+// WithNames names the values of the series and panel fields for a reader
+// (a kind's names of its methods: "UWA" for uwa): names returns false to
+// leave a value to the default. A spec's own labels (Spec.Labels) win.
+// The label also picks the series' look (colour, marker, dashes), the
+// same for a method in every figure.
+func WithNames(names func(field, value string) (string, bool)) Option {
+	return func(o *options) { o.names = names }
 }
 
 // WithWarnf sends each of Render's warnings (a point left out or a CI bound
@@ -51,6 +61,8 @@ func Render(summaries []results.Summary, spec Spec, dir string, opts ...Option) 
 	if err != nil {
 		return nil, err
 	}
+	fig.names = o.names
+	fig.assignLooks()
 	if o.warnf != nil {
 		for _, w := range fig.Warnings {
 			o.warnf("%s", w)

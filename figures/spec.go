@@ -92,6 +92,16 @@ type Spec struct {
 	// the quantiles of summary.csv, so no pool, band, spread, lines_only or
 	// ratio_to.
 	Style string `toml:"style"`
+	// Labels names series and panel values for a reader, by value: the
+	// legend entry of method single-1 in a figure whose services are set
+	// per configuration ("direct report, ε = 0.1"), or the panel of group
+	// 0 ("AS"). A value it does not name keeps the kind's label of a
+	// method (experiment.MethodLabeler) or "field = value".
+	Labels map[string]string `toml:"labels"`
+	// Note is a sentence the caption ends with: what a reader must know
+	// to read the figure that the data cannot say (a bound that ignores
+	// clipping, a series drawn under another).
+	Note string `toml:"note"`
 }
 
 // A Reference is a line of values printed in a paper (not measured here),
@@ -145,6 +155,11 @@ func (s Spec) Validate() error {
 	}
 	if s.Metric == "" {
 		bad("metric", "is required")
+	}
+	for _, v := range slices.Sorted(maps.Keys(s.Labels)) {
+		if strings.TrimSpace(s.Labels[v]) == "" {
+			bad("labels", "gives value %q an empty label", v)
+		}
 	}
 	if s.X == "" {
 		bad("x", "is required")

@@ -18,7 +18,12 @@ var palette = []color.Color{
 	color.RGBA{0x56, 0xb4, 0xe9, 0xff}, // sky blue
 	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
 	color.RGBA{0x88, 0x22, 0x55, 0xff}, // wine
+	color.RGBA{0x99, 0x99, 0x99, 0xff}, // grey: baselines and bounds only (methodLooks)
 }
+
+// cycle is how many colours of the palette the series without a look of
+// their own cycle through: all but the grey.
+const cycle = 8
 
 // markers: filled shapes first, then hollow ones, so that a series drawn
 // over another with a hollow marker lets the one below show through.
@@ -44,40 +49,50 @@ var (
 	refDots = []vg.Length{vg.Points(1.5), vg.Points(2)}
 )
 
-// A seriesStyle is how one series is drawn in every panel of a figure.
-// Series i has colour i mod 8, marker i mod 7 and dash patterns (i div 8)
-// mod 3, so that no two of the first 24 series of a figure share a
-// (colour, dash) pair, nor any two of the first 56 a (colour, marker)
-// pair: series that share a colour differ in the dashes of both their
-// measured and theory lines, and in their marker.
+// A seriesStyle is how one series is drawn in every panel of a figure: a
+// colour, a marker and the dash patterns of its measured and theory lines.
 type seriesStyle struct {
 	Color          color.Color
 	Marker         draw.GlyphDrawer
 	Dashes, Theory []vg.Length
 }
 
-func styleOf(i int) seriesStyle {
-	cycle := i / len(palette)
-	return seriesStyle{
-		Color:  palette[i%len(palette)],
-		Marker: markers[i%len(markers)],
-		Dashes: measuredDashes[cycle%len(measuredDashes)],
-		Theory: theoryDashes[cycle%len(theoryDashes)],
-	}
+// A look codes a seriesStyle as one int, colour c, marker m and dash cycle
+// d as c + 8·(m + 7·d), so that the drawing functions below take the look
+// of a series as they took its index. -1 is no series (a reference in
+// black).
+func lookCode(colour, marker, dash int) int {
+	return colour + len(palette)*(marker+len(markers)*dash)
 }
 
-func seriesColor(i int) color.Color { return styleOf(i).Color }
+// ordinalLook is the look of the i-th series of a figure whose label has
+// no look of its own (methodLooks): colour i mod 8, marker i mod 7, dash
+// cycle (i div 8) mod 3, so that no two of the first 24 share a (colour,
+// dash) pair, nor any two of the first 56 a (colour, marker) pair: series
+// that share a colour differ in the dashes of both their measured and
+// theory lines, and in their marker.
+func ordinalLook(i int) int {
+	return lookCode(i%cycle, i%len(markers), (i/cycle)%len(measuredDashes))
+}
+
+func styleOf(look int) seriesStyle {
+	c, m := look%len(palette), (look/len(palette))%len(markers)
+	d := look / (len(palette) * len(markers)) % len(measuredDashes)
+	return seriesStyle{Color: palette[c], Marker: markers[m], Dashes: measuredDashes[d], Theory: theoryDashes[d]}
+}
+
+func seriesColor(look int) color.Color { return styleOf(look).Color }
 
 // bandColor is the series colour at a quarter of its opacity.
-func bandColor(i int) color.Color {
-	r, g, b, _ := seriesColor(i).RGBA()
+func bandColor(look int) color.Color {
+	r, g, b, _ := seriesColor(look).RGBA()
 	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
 }
 
 // measuredLine is thicker without markers, so that colour and dashes alone
 // tell the series apart.
-func measuredLine(i int, linesOnly bool) draw.LineStyle {
-	st := styleOf(i)
+func measuredLine(look int, linesOnly bool) draw.LineStyle {
+	st := styleOf(look)
 	w := vg.Points(1)
 	if linesOnly {
 		w = vg.Points(1.75)
@@ -85,23 +100,23 @@ func measuredLine(i int, linesOnly bool) draw.LineStyle {
 	return draw.LineStyle{Color: st.Color, Width: w, Dashes: st.Dashes}
 }
 
-func theoryLine(i int) draw.LineStyle {
-	st := styleOf(i)
+func theoryLine(look int) draw.LineStyle {
+	st := styleOf(look)
 	return draw.LineStyle{Color: st.Color, Width: vg.Points(1.25), Dashes: st.Theory}
 }
 
-func glyph(i int) draw.GlyphStyle {
-	st := styleOf(i)
+func glyph(look int) draw.GlyphStyle {
+	st := styleOf(look)
 	return draw.GlyphStyle{Color: st.Color, Radius: vg.Points(2.5), Shape: st.Marker}
 }
 
 // refColor is the colour of a reference: its series' colour, or black
-// (style -1).
-func refColor(style int) color.Color {
-	if style < 0 {
+// (look -1).
+func refColor(look int) color.Color {
+	if look < 0 {
 		return color.Black
 	}
-	return seriesColor(style)
+	return seriesColor(look)
 }
 
 // refLine is dotted, unlike the solid measured and the dashed theory lines.
@@ -134,12 +149,12 @@ func (hollowDiamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point)
 
 // dashGlyph marks a theory value at one x (a theory known at a single x,
 // or a category): a short horizontal stroke in the series' theory dashes,
-// as wide as the glyph; Color is the series' index into the palette,
-// through theoryLine, so GlyphStyle.Color is unused.
-type dashGlyph struct{ style int }
+// as wide as the glyph, in the colour of the series' look (through
+// theoryLine), so GlyphStyle.Color is unused.
+type dashGlyph struct{ look int }
 
 func (d dashGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	ls := theoryLine(d.style)
+	ls := theoryLine(d.look)
 	ls.Dashes = shortDashes(ls.Dashes, 2*sty.Radius)
 	c.StrokeLine2(ls, pt.X-sty.Radius, pt.Y, pt.X+sty.Radius, pt.Y)
 }

@@ -228,7 +228,7 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 		}
 	}
 	res := &Result{OutDir: out, Cells: len(plan)}
-	if err := finish(s, Options{OutDir: out}, spec.Reduced(quick), res, logf); err != nil {
+	if err := finish(s, kind, Options{OutDir: out}, spec.Reduced(quick), res, logf); err != nil {
 		return nil, err
 	}
 	return res, nil

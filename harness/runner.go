@@ -316,7 +316,7 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 		// Merge plans from.
 		return res, copySpec(s, opt.OutDir, res)
 	}
-	if err := finish(s, opt, reduced, res, logf); err != nil {
+	if err := finish(s, kind, opt, reduced, res, logf); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -618,9 +618,9 @@ func cellRows(rows []results.Row, c results.Cell, spec *experiment.CellSpec, st 
 	return rows
 }
 
-// finish summarises rows.csv, draws the figures and writes the tables, all
-// written atomically.
-func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, ...any)) error {
+// finish summarises rows.csv, draws the figures (with kind's names of its
+// methods) and writes the tables, all written atomically.
+func finish(s *Spec, kind experiment.Kind, opt Options, reduced bool, res *Result, logf func(string, ...any)) error {
 	rows, err := results.ReadRowsFile(filepath.Join(opt.OutDir, RowsFile))
 	if err != nil {
 		return err
@@ -637,7 +637,7 @@ func finish(s *Spec, opt Options, reduced bool, res *Result, logf func(string, .
 	if err := copySpec(s, opt.OutDir, res); err != nil {
 		return err
 	}
-	files, err := DrawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, logf)
+	files, err := DrawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, kind, logf)
 	res.Figures = files
 	if err != nil {
 		return err
@@ -666,11 +666,18 @@ func copySpec(s *Spec, dir string, res *Result) error {
 	})
 }
 
-// DrawFigures renders every figure of a spec from summaries into dir.
-func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, logf func(string, ...any)) ([]string, error) {
+// DrawFigures renders every figure of a spec from summaries into dir, its
+// methods named as kind names them (experiment.Label; kind may be nil).
+func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, kind experiment.Kind, logf func(string, ...any)) ([]string, error) {
+	names := func(field, value string) (string, bool) {
+		if field != "method" || kind == nil {
+			return "", false
+		}
+		return experiment.Label(kind, value), true
+	}
 	var all []string
 	for _, fig := range figs {
-		files, err := figures.Render(summaries, fig, dir, figures.WithWarnf(logf))
+		files, err := figures.Render(summaries, fig, dir, figures.WithWarnf(logf), figures.WithNames(names))
 		if err != nil {
 			return all, fmt.Errorf("figure %q: %w", fig.Name, err)
 		}

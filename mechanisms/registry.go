@@ -13,6 +13,9 @@ import (
 type Info struct {
 	// Name is the registry name used in specs and on the command line.
 	Name string
+	// Label is the name a reader of the papers knows it by, for legends
+	// ("PM-SUB", "Three-Outputs"); empty means Name.
+	Label string
 	// Summary is one line for `ldpbench list mechanisms -v`.
 	Summary string
 	// New builds the mechanism at budget eps.
@@ -22,19 +25,19 @@ type Info struct {
 // registry is the one list of mechanisms. A new mechanism is one file plus
 // one line here; a program or a test adds its own with Register.
 var registry = []Info{
-	{"laplace", "Laplace noise of scale 2/ε on [-1, 1]", wrap(NewLaplace)},
-	{"duchi", "Duchi et al.'s binary mechanism (stochastic rounding, SR) on [-1, 1]", wrap(NewDuchi)},
-	{"pm", "Wang et al.'s piecewise mechanism (t = e^{ε/2}) on [-1, 1]", wrap(NewPM)},
-	{"sw", "Li et al.'s Square Wave on [0, 1], biased, with its de-biasing map", wrap(NewSquareWave)},
-	{"pm-sub", "Zhao et al.'s PM-SUB: the piecewise family with t = e^{ε/3}", wrap(NewPMSub)},
-	{"pm-opt", "Zhao et al.'s PM-OPT: the piecewise family with the worst-case-optimal t (root of eq. (58))", wrap(NewPMOpt)},
-	{"three-outputs", "Zhao et al.'s Three-Outputs: {-C, 0, C} with the optimal P[0|0] (corrected eqs. (2), (4), (5))", wrap(NewThreeOutputs)},
-	{"hm", "Wang et al.'s hybrid: PM with probability 1-e^{-ε/2} (ε > 0.61), else Duchi; atoms ±C", wrap(NewHM)},
-	{"hm-tp", "Zhao et al.'s HM-TP: PM-SUB with probability β (corrected eq. (150)), else Three-Outputs", wrap(NewHMTP)},
-	{"n-output", "Baek & Chung's N-output: N outputs, Ω and p0 optimised for ε (Algorithm 2 corrected, Theorems 4–5)", wrap(NewNOutput)},
-	{"hm-np", "Baek & Chung's HM-NP: N-output with probability α (Theorem 8 corrected), else PM-SUB; N and α chosen jointly", wrap(NewHMNP)},
-	{"bernoulli", "Raab et al.'s Bernoulli mechanism (Algorithm 1): reports ±1, biased, de-biased by (e^ε+1)/(e^ε-1)", wrap(NewBernoulli)},
-	{"nprr", "Raab et al.'s simplified NPRR (Algorithm 2) at k = 8: stochastic rounding to 9 grid points, then GRR; biased, de-biased", wrap(func(eps float64) (*NPRR, error) { return NewNPRR(eps, 8) })},
+	{"laplace", "Laplace", "Laplace noise of scale 2/ε on [-1, 1]", wrap(NewLaplace)},
+	{"duchi", "Duchi et al.", "Duchi et al.'s binary mechanism (stochastic rounding, SR) on [-1, 1]", wrap(NewDuchi)},
+	{"pm", "PM", "Wang et al.'s piecewise mechanism (t = e^{ε/2}) on [-1, 1]", wrap(NewPM)},
+	{"sw", "SW", "Li et al.'s Square Wave on [0, 1], biased, with its de-biasing map", wrap(NewSquareWave)},
+	{"pm-sub", "PM-SUB", "Zhao et al.'s PM-SUB: the piecewise family with t = e^{ε/3}", wrap(NewPMSub)},
+	{"pm-opt", "PM-OPT", "Zhao et al.'s PM-OPT: the piecewise family with the worst-case-optimal t (root of eq. (58))", wrap(NewPMOpt)},
+	{"three-outputs", "Three-Outputs", "Zhao et al.'s Three-Outputs: {-C, 0, C} with the optimal P[0|0] (corrected eqs. (2), (4), (5))", wrap(NewThreeOutputs)},
+	{"hm", "HM", "Wang et al.'s hybrid: PM with probability 1-e^{-ε/2} (ε > 0.61), else Duchi; atoms ±C", wrap(NewHM)},
+	{"hm-tp", "HM-TP", "Zhao et al.'s HM-TP: PM-SUB with probability β (corrected eq. (150)), else Three-Outputs", wrap(NewHMTP)},
+	{"n-output", "N-output", "Baek & Chung's N-output: N outputs, Ω and p0 optimised for ε (Algorithm 2 corrected, Theorems 4–5)", wrap(NewNOutput)},
+	{"hm-np", "HM-NP", "Baek & Chung's HM-NP: N-output with probability α (Theorem 8 corrected), else PM-SUB; N and α chosen jointly", wrap(NewHMNP)},
+	{"bernoulli", "Bernoulli", "Raab et al.'s Bernoulli mechanism (Algorithm 1): reports ±1, biased, de-biased by (e^ε+1)/(e^ε-1)", wrap(NewBernoulli)},
+	{"nprr", "NPRR (k = 8)", "Raab et al.'s simplified NPRR (Algorithm 2) at k = 8: stochastic rounding to 9 grid points, then GRR; biased, de-biased", wrap(func(eps float64) (*NPRR, error) { return NewNPRR(eps, 8) })},
 }
 
 // wrap adapts a typed constructor to Info.New. It returns a nil Mechanism
@@ -110,6 +113,15 @@ func Names() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// Label returns the name a reader knows the mechanism registered as name
+// by (Info.Label), or name itself when it has none or is not registered.
+func Label(name string) string {
+	if info, ok := Lookup(name); ok && info.Label != "" {
+		return info.Label
+	}
+	return name
 }
 
 // Lookup returns the registry entry of name.

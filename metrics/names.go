@@ -60,15 +60,15 @@ var descriptions = map[string]string{
 	"misclassification_rate": "fraction of test examples a trained model misclassifies (1 − accuracy), Zhao et al.'s metric",
 	"test_mse":               "mean over the test examples of the squared residual (θ·x − y)² of a trained regression, responses on [−1, 1]",
 
-	"scaled_abs_error":    "mean over the groups of |m̂_g − m_g|/(hi − lo): a group mean's absolute error in units of the input range (Raab et al. L259)",
+	"scaled_abs_error":    "mean over the groups of |m̂_g − m_g|/(hi − lo): a group mean's absolute error in units of the input range (Raab et al. §5)",
 	"scaled_abs_error_sq": "mean over the groups of (|m̂_g − m_g|/(hi − lo))²: with scaled_abs_error, the SD over runs × groups (the paper's bands, Tables 8–10)",
 	"group_error_ratio":   "fraction of users whose reported group is not their own, #{g′ ≠ g}/n",
 	"order_correct":       "1 if m̂_0 − m̂_1 has the sign of m_0 − m_1, else 0 (its mean is the order accuracy)",
 	"mean_diff":           "m̂_0 − m̂_1 in original units (the paper's violin plots)",
 	"group_mean":          "the estimated mean m̂_g of one group (params.group), in original units",
 
-	"mse_norm_sec6": "a batch's MSE times n²ε²/(2w²) (Kulesza et al. Section 6, L412: \"normalized by |D|²ε²/2\" means multiplied, E1.15; ÷w² gives the [0, 1] value); ≈ 1 for Laplace noise at small ε",
-	"mse_norm_apph": "a batch's MSE times ε²/(2w²) (Kulesza et al. App. H, L703: falls like 1/n²; E1.15, ÷w² gives the [0, 1] value)",
+	"mse_norm_sec6": "a batch's MSE times n²ε²/(2w²), Kulesza et al.'s normalisation of §6 (multiplied, not divided: E1.15; dividing by w² gives the value on [0, 1]); ≈ 1 for Laplace noise at small ε",
+	"mse_norm_apph": "a batch's MSE times ε²/(2w²), Kulesza et al.'s normalisation of App. H (E1.15; dividing by w² gives the value on [0, 1]), which falls like 1/n²",
 
 	"em_iterations":       "the EM updates of one estimator run",
 	"em_stop_ll":          "1 if the |ΔLL| test stopped the EM loop, else 0 (its mean is a proportion)",

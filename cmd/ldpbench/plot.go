@@ -45,7 +45,11 @@ func cmdPlot(_ context.Context, c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("plot: %w (run the spec first)", err)
 	}
-	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
+	kind, err := c.kinds.Lookup(spec.Kind)
+	if err != nil {
+		return err
+	}
+	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, kind, func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
 	if err != nil {
 		return err
 	}
