@@ -41,6 +41,8 @@ var methodLooks = map[string]int{
 	"DE":            lookCode(blue, box, 1),
 	"OUE":           lookCode(orange, ring, 1),
 	"non-private":   lookCode(grey, cross, 0),
+	"AAA":           lookCode(blue, pyramid, 1),
+	"NP-AAA":        lookCode(purple, box, 1),
 
 	// Raab et al.'s group mechanisms.
 	"Bernoulli":     lookCode(vermilion, square, 1),
@@ -68,6 +70,8 @@ var methodLooks = map[string]int{
 	"UWA (oracle weights)": lookCode(grey, ring, 0),
 	"ULE":                  lookCode(wine, circle, 0),
 	"Single best":          lookCode(sky, pyramid, 0),
+	"SW (raw report)":      lookCode(sky, ring, 1), // SW's report before de-biasing, beside the five
+
 }
 
 // assignLooks gives each series of the figure its look: its label's in
@@ -117,4 +121,12 @@ func (f *Figure) look(i int) int {
 		f.assignLooks()
 	}
 	return f.looks[i]
+}
+
+// HasLook reports whether a legend label has a look of its own, the same
+// in every figure (a method of the papers), rather than one by its place
+// in the figure.
+func HasLook(label string) bool {
+	_, ok := methodLooks[label]
+	return ok
 }
