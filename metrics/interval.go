@@ -11,7 +11,7 @@ const (
 	// that may be negative or are bounded fractions (accuracy, reporting,
 	// the proportions em_stop_*, worst_case_gain_pct), and the fallback when
 	// a trial value contradicts a metric's class (a negative value of a
-	// positive metric).
+	// positive metric). A fraction's interval is cut to [0, 1] (Range).
 	IntervalT Interval = "t"
 	// IntervalChi2 is the scaled χ² interval of a mean of squared errors:
 	// with k trials and mean m, [k·m/χ²_k(0.975), k·m/χ²_k(0.025)]. If
@@ -91,6 +91,24 @@ var intervals = map[string]Interval{
 	"worst_case_gain_pct": IntervalT, "p0_given_0": IntervalT,
 	"group_error_ratio": IntervalT, "order_correct": IntervalT,
 	"mean_diff": IntervalT, "group_mean": IntervalT,
+}
+
+// fractions are the metrics whose every value lies in [0, 1] (Range).
+var fractions = map[string]bool{
+	"accuracy": true, "reporting": true, "misclassification_rate": true,
+	"em_stop_ll": true, "em_stop_max_iter": true, "order_correct": true,
+	"p0_given_0": true,
+}
+
+// Range returns the interval [min, max] that every value of the per-trial
+// metric name lies in, when it is bounded on both sides (the fractions:
+// accuracy, misclassification_rate, order_correct, ...): summaries cut a
+// mean's confidence interval to it, since the mean cannot leave it.
+func Range(name string) (min, max float64, ok bool) {
+	if fractions[name] {
+		return 0, 1, true
+	}
+	return 0, 0, false
 }
 
 // IntervalOf returns the confidence interval that summaries use for the

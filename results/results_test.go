@@ -71,11 +71,11 @@ func TestSummarise(t *testing.T) {
 	for i, v := range []float64{1, 2, 3} {
 		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "mse", Value: Float(v), Theory: 2.5})
 		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "abs", Value: Float(v * 10), Theory: Float(math.NaN())})
-		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "reporting", Value: Float(v), Theory: 2})
+		rows = append(rows, Row{Experiment: "e", Dataset: "d", Method: "m", Eps: 1, N: 5, Trial: i, Metric: "mean_diff", Value: Float(v), Theory: 2})
 	}
 	s := Summarise(rows)
-	if len(s) != 4 || s[0].Metric != "mse" || s[1].Metric != "rmse" || s[2].Metric != "abs" || s[3].Metric != "reporting" {
-		t.Fatalf("got metrics %v %v %v %v; want mse, rmse, abs, reporting in order", s[0].Metric, s[1].Metric, s[2].Metric, s[3].Metric)
+	if len(s) != 4 || s[0].Metric != "mse" || s[1].Metric != "rmse" || s[2].Metric != "abs" || s[3].Metric != "mean_diff" {
+		t.Fatalf("got metrics %v %v %v %v; want mse, rmse, abs, mean_diff in order", s[0].Metric, s[1].Metric, s[2].Metric, s[3].Metric)
 	}
 	const (
 		t2    = 4.302652729749464 // t(0.975, 2)
@@ -122,10 +122,10 @@ func TestSummarise(t *testing.T) {
 	}
 	rep := s[3]
 	if rep.CIMethod != "t" {
-		t.Errorf("reporting ci_method %q, want t", rep.CIMethod)
+		t.Errorf("mean_diff ci_method %q, want t", rep.CIMethod)
 	}
-	close("reporting ci lo", rep.CILo, 2-half)
-	close("reporting ci hi", rep.CIHi, 2+half)
+	close("mean_diff ci lo", rep.CILo, 2-half)
+	close("mean_diff ci hi", rep.CIHi, 2+half)
 	one := Summarise(rows[:1])
 	if one[0].Count != 1 || one[0].CILo.Known() || one[0].SD.Known() || one[0].CIMethod != "" {
 		t.Errorf("a single trial has no spread and no interval: %+v", one[0])

@@ -135,6 +135,12 @@ func describe(s *Summary, xs []float64) {
 		method = metrics.IntervalT
 	}
 	lo, hi, used := interval(method, xs, mean, se)
+	if min, max, ok := metrics.Range(s.Metric); ok {
+		// A rate's mean lies in [0, 1]: the interval cut to it covers
+		// the mean whenever the uncut one does, and a 2-trial t interval
+		// of a rate would otherwise reach from -0.15 to 1.05.
+		lo, hi = math.Max(lo, min), math.Min(hi, max)
+	}
 	s.CILo, s.CIHi, s.CIMethod = Float(lo), Float(hi), string(used)
 }
 
