@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/metrics"
 	"github.com/ldpbench/ldpbench/results"
 )
 
@@ -184,5 +185,23 @@ func TestFieldLabel(t *testing.T) {
 	}
 	if got := fmt.Sprint(metricWhat("rmse", "20 trials")); got != "the square root of the mean over 20 trials of squared error (est − truth)² of the estimate" {
 		t.Errorf("metricWhat(rmse) = %q", got)
+	}
+}
+
+// Every metric's caption clause reads as a noun phrase after "the mean
+// over 20 trials of": its parentheses close (a clause cut at a ";" inside
+// them is garbled), and it does not start with words that need the
+// metric's name before them ("as quantile-mse ...", "compat only: ...").
+func TestMetricClausesRead(t *testing.T) {
+	for _, name := range metrics.Names {
+		c := metricClause(name)
+		if strings.Count(c, "(") != strings.Count(c, ")") {
+			t.Errorf("%s: clause %q has unbalanced parentheses", name, c)
+		}
+		for _, bad := range []string{"as ", "compat"} {
+			if strings.HasPrefix(c, bad) {
+				t.Errorf("%s: clause %q starts with %q", name, c, bad)
+			}
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -637,7 +638,7 @@ func finish(s *Spec, kind experiment.Kind, opt Options, reduced bool, res *Resul
 	if err := copySpec(s, opt.OutDir, res); err != nil {
 		return err
 	}
-	files, err := DrawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, kind, logf)
+	files, err := DrawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, kind, s.GroupLabels(), logf)
 	res.Figures = files
 	if err != nil {
 		return err
@@ -667,13 +668,19 @@ func copySpec(s *Spec, dir string, res *Result) error {
 }
 
 // DrawFigures renders every figure of a spec from summaries into dir, its
-// methods named as kind names them (experiment.Label; kind may be nil).
-func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, kind experiment.Kind, logf func(string, ...any)) ([]string, error) {
+// methods named as kind names them (experiment.Label; kind may be nil) and
+// its groups as the datasets' stand-ins label them (groupLabels).
+func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, kind experiment.Kind, groups []string, logf func(string, ...any)) ([]string, error) {
 	names := func(field, value string) (string, bool) {
-		if field != "method" || kind == nil {
-			return "", false
+		switch {
+		case field == "method" && kind != nil:
+			return experiment.Label(kind, value), true
+		case field == "group":
+			if g, err := strconv.Atoi(value); err == nil && g >= 0 && g < len(groups) {
+				return groups[g], true
+			}
 		}
-		return experiment.Label(kind, value), true
+		return "", false
 	}
 	var all []string
 	for _, fig := range figs {

@@ -451,3 +451,29 @@ func (s *Spec) Hash() string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
+
+// GroupLabels names the groups of the spec's grouped datasets by their
+// labels (group 0 "AS", group 1 "PsA"), for figures whose panels or series
+// are params.group: the labels of its stand-in datasets (datasets.Standins,
+// known without reading a file), when they all agree; nil otherwise.
+func (s *Spec) GroupLabels() []string {
+	var labels []string
+	for _, d := range s.Datasets {
+		if d.Source != "standin" {
+			continue
+		}
+		name := d.Standin
+		if name == "" {
+			name = d.Name
+		}
+		def, ok := datasets.LookupStandin(name)
+		if !ok {
+			continue
+		}
+		if labels != nil && !slices.Equal(labels, def.Labels) {
+			return nil
+		}
+		labels = def.Labels
+	}
+	return labels
+}

@@ -53,8 +53,8 @@ var descriptions = map[string]string{
 	"kl":                  "Kullback–Leibler divergence KL(true ‖ est), natural log, may be +Inf",
 	"var-mse":             "squared error of the variance (bin midpoints) of the estimated histogram",
 	"quantile-mse":        "squared error of interpolated histogram quantiles, averaged over the levels (deciles)",
-	"w1-authors":          "compat only (ERRATA E0.2): mean |difference| of sorted bin probabilities, not a distance between distributions",
-	"quantile-mse-centre": "as quantile-mse with quantiles at bin centres, the N-output paper's convention",
+	"w1-authors":          "mean |difference| of the sorted bin probabilities, the authors' code's W1 (compat only, erratum E0.2), not a distance between distributions",
+	"quantile-mse-centre": "squared error of histogram quantiles taken at bin centres (the N-output paper's convention), averaged over the levels (deciles)",
 	"accuracy":            "fraction of test examples classified correctly",
 
 	"misclassification_rate": "fraction of test examples a trained model misclassifies (1 − accuracy), Zhao et al.'s metric",
@@ -65,10 +65,10 @@ var descriptions = map[string]string{
 	"group_error_ratio":   "fraction of users whose reported group is not their own, #{g′ ≠ g}/n",
 	"order_correct":       "1 if m̂_0 − m̂_1 has the sign of m_0 − m_1, else 0 (its mean is the order accuracy)",
 	"mean_diff":           "m̂_0 − m̂_1 in original units (the paper's violin plots)",
-	"group_mean":          "the estimated mean m̂_g of one group (params.group), in original units",
+	"group_mean":          "the estimated mean m̂_g of one group, in original units",
 
-	"mse_norm_sec6": "a batch's MSE times n²ε²/(2w²), Kulesza et al.'s normalisation of §6 (multiplied, not divided: E1.15; dividing by w² gives the value on [0, 1]); ≈ 1 for Laplace noise at small ε",
-	"mse_norm_apph": "a batch's MSE times ε²/(2w²), Kulesza et al.'s normalisation of App. H (E1.15; dividing by w² gives the value on [0, 1]), which falls like 1/n²",
+	"mse_norm_sec6": "a batch's MSE times n²ε²/(2w²), Kulesza et al.'s normalisation of §6 (multiplied, not divided, erratum E1.15, and divided by w² to be the value on [0, 1]); ≈ 1 for Laplace noise at small ε",
+	"mse_norm_apph": "a batch's MSE times ε²/(2w²), Kulesza et al.'s normalisation of App. H (erratum E1.15, divided by w² to be the value on [0, 1]), which falls like 1/n²",
 
 	"em_iterations":       "the EM updates of one estimator run",
 	"em_stop_ll":          "1 if the |ΔLL| test stopped the EM loop, else 0 (its mean is a proportion)",
@@ -83,8 +83,8 @@ var descriptions = map[string]string{
 	"variance_at_1":       "closed form: the variance of one unbiased report at input 1",
 	"worst_case_ratio":    "closed form: worst_case_variance over that of a reference mechanism at the same ε",
 	"worst_case_gain_pct": "closed form: (V_ref/V − 1)·100, V the worst-case variance; positive where better than the reference",
-	"bits_table2":         "compat only (ERRATA E0.14): bits as Baek & Chung's Table 2 counts K outputs, ⌊log2 K⌋+1 (1 for K = 2); floats 32",
-	"p0_given_0":          "closed form: P[Y = 0 | x = 0], the probability of reporting exactly 0 at input 0 (Three-Outputs' P₀←₀)",
+	"bits_table2":         "bits of one report as Baek & Chung's Table 2 counts K outputs, ⌊log2 K⌋+1, which is 1 for K = 2 (compat only, erratum E0.14); floats 32",
+	"p0_given_0":          "closed form: the probability that Three-Outputs reports exactly 0 at input 0 (its P₀←₀)",
 	"piecewise_t":         "closed form: the width parameter t of the piecewise family (PM e^{ε/2}, PM-SUB e^{ε/3}, PM-OPT the root of (58))",
 
 	"rmse":                 "derived: sqrt of the mean of mse over trials",

@@ -49,7 +49,7 @@ func cmdPlot(_ context.Context, c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, kind, func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
+	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, kind, spec.GroupLabels(), func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
 	if err != nil {
 		return err
 	}
