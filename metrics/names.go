@@ -60,7 +60,7 @@ var descriptions = map[string]string{
 	"misclassification_rate": "fraction of test examples a trained model misclassifies (1 − accuracy), Zhao et al.'s metric",
 	"test_mse":               "mean over the test examples of the squared residual (θ·x − y)² of a trained regression, responses on [−1, 1]",
 
-	"scaled_abs_error":    "mean over the groups of |m̂_g − m_g|/(hi − lo): a group mean's absolute error in units of the input range (Raab et al. §5)",
+	"scaled_abs_error":    "the groups' mean of |m̂_g − m_g|/(hi − lo), a group mean's absolute error in units of the input range (Raab et al. §5)",
 	"scaled_abs_error_sq": "mean over the groups of (|m̂_g − m_g|/(hi − lo))²: with scaled_abs_error, the SD over runs × groups (the paper's bands, Tables 8–10)",
 	"group_error_ratio":   "fraction of users whose reported group is not their own, #{g′ ≠ g}/n",
 	"order_correct":       "1 if m̂_0 − m̂_1 has the sign of m_0 − m_1, else 0 (its mean is the order accuracy)",

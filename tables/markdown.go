@@ -95,7 +95,15 @@ func (t *Table) describe(marked string) string {
 			what += " (the mean of every trial value behind them)"
 		}
 	}
-	of := fmt.Sprintf("metric `%s`", s.Metric)
+	// A name the spec labels (labels = { split = "ε₁/ε" }) is written as
+	// labelled; any other as the field or metric it is, in code style.
+	name := func(v string) string {
+		if l, ok := s.Labels[v]; ok {
+			return l
+		}
+		return "`" + v + "`"
+	}
+	of := "metric " + name(s.Metric)
 	if len(s.Metrics) > 0 {
 		of = "the metrics " + quoteAll(s.Metrics)
 	}
@@ -105,10 +113,10 @@ func (t *Table) describe(marked string) string {
 	}
 	var b strings.Builder
 	if s.BestOnly {
-		fmt.Fprintf(&b, "Cells: the `%s` with the %s %s of %s in the row (ties within a relative %g joined by \"=\"); rows: `%s`",
-			s.Columns, word, what, of, s.tie(), s.Rows)
+		fmt.Fprintf(&b, "Cells: the %s with the %s %s of %s in the row (ties within a relative %g joined by \"=\"); rows: %s",
+			name(s.Columns), word, what, of, s.tie(), name(s.Rows))
 	} else {
-		fmt.Fprintf(&b, "Cells: the %s of %s, %d significant digits; rows: `%s`; columns: `%s`", what, of, s.digits(), s.Rows, s.Columns)
+		fmt.Fprintf(&b, "Cells: the %s of %s, %d significant digits; rows: %s; columns: %s", what, of, s.digits(), name(s.Rows), name(s.Columns))
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Filter)) {
 		if k == s.Rows || k == s.Columns {

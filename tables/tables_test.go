@@ -390,3 +390,20 @@ func TestMarkdownEscapes(t *testing.T) {
 		t.Errorf("markdown:\n%s", md)
 	}
 }
+
+// The caption writes a field or metric the spec labels by its label, and
+// any other in code style: "rows: ε; columns: ε₁/ε", not "rows: `eps`".
+func TestDescribeUsesLabels(t *testing.T) {
+	tab := &Table{Spec: Spec{Metric: "scaled_abs_error", Rows: "eps", Columns: "split",
+		Labels: map[string]string{"eps": "ε", "split": "ε₁/ε", "scaled_abs_error": "scaled absolute error"}}}
+	got := tab.describe("in bold")
+	for _, want := range []string{"metric scaled absolute error", "rows: ε;", "columns: ε₁/ε"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("describe() = %q, want it to contain %q", got, want)
+		}
+	}
+	tab.Spec.Labels = nil
+	if got := tab.describe("in bold"); !strings.Contains(got, "rows: `eps`; columns: `split`") {
+		t.Errorf("no labels: describe() = %q, want the fields in code style", got)
+	}
+}
