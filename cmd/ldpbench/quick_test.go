@@ -54,9 +54,13 @@ func isDerived(metric string) bool {
 // may be in the last; look at which cells miss, and by how much, before
 // anything else. About 10 s on 2 cores.
 func TestQuickTheoryCoverage(t *testing.T) {
-	specs := []string{"mean-synthetic", "multiservice-fig4", "multiservice-fig7a"}
+	// One spec or more of every kind with theory: central's batch MSEs
+	// (fig3c, and the local mechanisms beside them), fl's mean task,
+	// groupmean's errors and group means on stand-ins.
+	specs := []string{"mean-synthetic", "multiservice-fig4", "multiservice-fig7a",
+		"central-fig3c", "central-vs-local", "fl-zhao-fig6", "groupmean-aquila-disease"}
 	if testing.Short() {
-		// The multiservice specs take about 9 s of the 11; make test runs them.
+		// The others take about 15 s of the 16; make test runs them.
 		specs = specs[:1]
 	}
 	for _, name := range specs {
