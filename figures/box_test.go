@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ var boxSpec = Spec{
 
 // TestGoldenBox: the box plot, golden SVG (go test ./figures -run Golden
 // -update rewrites it; with $FIGURES_SAMPLE set the SVG and PNG go there
-// too). The caption says the whiskers are min–max over the 50 trials.
+// too). The caption says the whiskers are Tukey's, 1.5 IQR.
 func TestGoldenBox(t *testing.T) {
 	dir := t.TempDir()
 	if d := os.Getenv("FIGURES_SAMPLE"); d != "" {
@@ -56,7 +57,7 @@ func TestGoldenBox(t *testing.T) {
 	}
 	svg := string(checkGolden(t, files[0], "golden-box.svg"))
 	text := strings.Join(svgText(svg), " ")
-	for _, want := range []string{"whiskers: min–max over the 50 trials", "25th to the 75th percentile", "Dark dashes across the boxes: theory", "boxes are spread sideways"} {
+	for _, want := range []string{"whiskers (Tukey): to the most extreme trial value within 1.5 IQR of the box", "25th to the 75th percentile", "Dark dashes across the boxes: theory", "boxes are spread sideways"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the caption lacks %q: %s", want, text)
 		}
@@ -66,11 +67,11 @@ func TestGoldenBox(t *testing.T) {
 	}
 }
 
-// TestBoxFromQuantiles: each box is the summary's quartiles, median and
-// extremes, and its data range holds the whiskers. Bugs caught: a box
-// drawn from mean ± sd (nprr-8's tail puts its mean well above its median
-// and mean ± sd outside its quartiles), whiskers from the CI, and a y range
-// that clips the whiskers.
+// TestBoxFromQuantiles: each box is the summary's quartiles, median,
+// whiskers and outliers, and its data range holds the whiskers. Bugs
+// caught: a box drawn from mean ± sd (nprr-8's tail puts its mean well
+// above its median and mean ± sd outside its quartiles), whiskers from the
+// CI or at min–max, and a y range that clips the whiskers.
 func TestBoxFromQuantiles(t *testing.T) {
 	sums := violins()
 	fig, err := Project(sums, boxSpec)
@@ -85,8 +86,8 @@ func TestBoxFromQuantiles(t *testing.T) {
 	for _, ser := range fig.Panels[0].Series {
 		for _, pt := range ser.Points {
 			s := bySummary[fmt.Sprintf("%s %s", ser.Value, fig.CategoryValues[int(pt.X)])]
-			want := Box{float64(s.Min), float64(s.Q25), float64(s.Median), float64(s.Q75), float64(s.Max)}
-			if pt.Box == nil || *pt.Box != want {
+			want := Box{float64(s.Q25), float64(s.Median), float64(s.Q75), float64(s.WhiskerLo), float64(s.WhiskerHi), s.Outliers}
+			if pt.Box == nil || !reflect.DeepEqual(*pt.Box, want) {
 				t.Errorf("%s at %s: box %+v, want the summary's %+v", ser.Value, fig.CategoryValues[int(pt.X)], pt.Box, want)
 				continue
 			}
@@ -104,8 +105,8 @@ func TestBoxFromQuantiles(t *testing.T) {
 		}
 		_, _, lo, hi := b.DataRange()
 		for _, bx := range b.Boxes {
-			if bx.Min < lo || bx.Max > hi {
-				t.Errorf("%s: data range [%v, %v] clips a whisker [%v, %v]", ser.Value, lo, hi, bx.Min, bx.Max)
+			if bx.WhiskerLo < lo || bx.WhiskerHi > hi {
+				t.Errorf("%s: data range [%v, %v] clips a whisker [%v, %v]", ser.Value, lo, hi, bx.WhiskerLo, bx.WhiskerHi)
 			}
 		}
 	}

@@ -32,7 +32,7 @@
 // Tick labels follow one rule in every panel (ticks.go): steps of 1, 2 or
 // 5 × 10^k on linear axes, whole decades on log y axes (at least three),
 // one notation per axis (plain decimals, else 10^k with superscripts drawn
-// by supText).
+// by supText), the same in every panel for a log axis.
 //
 // A spec may make x categorical (Spec.Categories, Spec.XCategorical):
 // evenly spaced, labelled categories whose points are spread sideways by
@@ -41,11 +41,16 @@
 // percent apart.
 //
 // On a categorical x, style = "box" (Spec.Style) draws the distribution
-// of the trial values instead of their mean: per category and series a box
-// from the first to the third quartile, the median, whiskers to the min
-// and max and the mean as a marker, from the quantiles of summary.csv (in
-// place of a paper's violin plots). RenderHeatMap draws a table (package
-// tables, heatmap = true) as a grid of coloured, annotated cells.
+// of the trial values instead of their mean: per category and series
+// Tukey's box plot, a box from the first to the third quartile, the
+// median, whiskers to the most extreme values within 1.5 IQR of the box,
+// the values beyond as hollow circles and the mean as a marker, from the
+// quantiles and Tukey columns of summary.csv (in place of a paper's violin
+// plots); the whiskers, not the outliers, set the y axis, and what lies
+// beyond it is counted on the panel's edge (box.go).
+//
+// RenderHeatMap draws a table (package tables, heatmap = true) as a grid
+// of coloured, annotated cells.
 //
 // A spec's references (Reference) are values printed in a paper, drawn
 // beside the measurements as hollow diamonds on a dotted line, in the

@@ -175,6 +175,7 @@ func (f *Figure) layout() layout {
 		l.cells = append(l.cells, c)
 	}
 	f.axes(l.cells, l.dataW, tick)
+	f.countBeyond(l.cells)
 	l.colIn = make([]insets, l.cols)
 	l.rowIn = make([]insets, l.rows)
 	l.midIn = make([]vg.Length, l.rows)
@@ -271,8 +272,12 @@ func (f *Figure) axes(cells []cell, dataW vg.Length, tick text.Style) {
 			ax.Tick.Marker = lin
 		}
 	}
-	// notation is scientific for an axis when any panel needs it.
+	// notation is scientific for a log axis when any panel needs it; a
+	// linear axis picks its own (auto), as its range is its own.
 	notationOf := func(axes []*plot.Axis, log bool, lin linTicks, at []float64) notation {
+		if !log {
+			return auto
+		}
 		for _, ax := range axes {
 			set(ax, log, lin, at, auto)
 			for _, t := range ax.Tick.Marker.Ticks(ax.Min, ax.Max) {
@@ -339,6 +344,9 @@ func (f *Figure) axes(cells []cell, dataW vg.Length, tick text.Style) {
 		}
 	}
 	for _, ax := range ys {
+		if spec.boxed() {
+			ax.Min, ax.Max = boxMargin(ax.Min, ax.Max, spec.LogY)
+		}
 		if spec.LogY {
 			ax.Scale = plot.LogScale{}
 			ax.Min, ax.Max = logRange(ax.Min, ax.Max)
@@ -552,7 +560,7 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 		if spec.boxed() {
 			f.addBoxes(p, s, off)
 			f.addTheory(p, s, off)
-			f.addMeasured(p, s.Style, xs)
+			f.addBoxMeans(p, s, off)
 			continue
 		}
 		if spec.banded() {
@@ -886,6 +894,13 @@ func (f *Figure) caption() []string {
 			bound = "band lower bound"
 		}
 		notes = append(notes, fmt.Sprintf("%s ≤ 0 cut at the panel's smallest positive value", plural(f.Clamped, bound)))
+	}
+	if f.beyondValues > 0 {
+		n := plural(f.beyondValues, "trial value")
+		if f.beyondMeans > 0 {
+			n += " and " + plural(f.beyondMeans, "mean")
+		}
+		notes = append(notes, n+" beyond the y axes (triangles on the edges)")
 	}
 	if h := f.hidden(); len(h) > 0 {
 		notes = append(notes, strings.Join(h, "; ")+" (within a marker's width)")

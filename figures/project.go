@@ -57,6 +57,10 @@ type Figure struct {
 	// WithNames); nil leaves values to Spec.Labels and fieldLabel.
 	names func(field, value string) (string, bool)
 	looks []int // the look of each of Series, set by assignLooks
+	// beyondValues and beyondMeans count the outliers and the means of a
+	// box plot beyond their panel's y axis: set by layout, once the axes
+	// are.
+	beyondValues, beyondMeans int
 	// References are the spec's references, in spec order.
 	References []RefLine
 	Warnings   []string

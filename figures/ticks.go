@@ -11,8 +11,11 @@ import (
 )
 
 // A notation is how an axis writes its numbers. Every labelled tick of an
-// axis, and of the same axis in every panel of a figure, uses one notation,
-// so that 100000 never stands beside 1e+06.
+// axis uses one notation, so that 100000 never stands beside 1e+06; a log
+// axis uses the same in every panel of a figure (a decade written 10⁻³ in
+// one panel and 0.001 in the next would read as two scales), while a
+// linear axis, whose range is its own, picks its own: ticks −20, −15, −10
+// are written so, not −1.5×10¹, beside a panel whose ticks reach 2×10⁴.
 type notation int
 
 const (

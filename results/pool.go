@@ -37,14 +37,15 @@ func CanPool(field string) bool {
 //   - the theory is the count-weighted mean of the theories when every
 //     cell has one (an expectation pools as the data do), else unknown;
 //   - min and max are the least min and the greatest max; the quartiles
-//     and median of the pooled values are not known from the cells' (NaN);
+//     and median of the pooled values are not known from the cells' (NaN),
+//     nor their Tukey whiskers and outliers (NaN, none);
 //   - Quick is set if any cell's is.
 //
-// A group of one cell keeps its own CI, CIMethod and quantiles (and its SD
-// unless sdFrom says otherwise). Summaries of other metrics pass
-// unchanged; those of sdFrom are consumed. The pooled fields take the
-// value PooledValue. Errors start with the key they concern ("pool" or
-// "sd_from"), for the caller to prefix with the figure or table.
+// A group of one cell keeps its own CI, CIMethod, quantiles and Tukey
+// statistics (and its SD unless sdFrom says otherwise). Summaries of other
+// metrics pass unchanged; those of sdFrom are consumed. The pooled fields
+// take the value PooledValue. Errors start with the key they concern
+// ("pool" or "sd_from"), for the caller to prefix with the figure or table.
 func Pool(summaries []Summary, metric, sdFrom string, fields []string, keep func(*Summary) bool) ([]Summary, error) {
 	if len(fields) == 0 && sdFrom == "" {
 		return summaries, nil
@@ -136,6 +137,7 @@ func Pool(summaries []Summary, metric, sdFrom string, fields []string, keep func
 		p.CIHi = Float(mean + 1.96*se)
 		p.CIMethod = "normal (pooled)"
 		p.Min, p.Q25, p.Median, p.Q75, p.Max = Float(lo), nan, nan, nan, Float(hi)
+		p.WhiskerLo, p.WhiskerHi, p.Outliers = nan, nan, nil
 		p.Theory = nan
 		if theoryKnown {
 			p.Theory = Float(theory / n)
@@ -144,6 +146,7 @@ func Pool(summaries []Summary, metric, sdFrom string, fields []string, keep func
 			m := g.members[0]
 			p.CILo, p.CIHi, p.CIMethod = m.CILo, m.CIHi, m.CIMethod
 			p.Min, p.Q25, p.Median, p.Q75, p.Max = m.Min, m.Q25, m.Median, m.Q75, m.Max
+			p.WhiskerLo, p.WhiskerHi, p.Outliers = m.WhiskerLo, m.WhiskerHi, m.Outliers
 			if sdFrom == "" {
 				p.SD = m.SD
 			}

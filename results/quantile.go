@@ -46,3 +46,38 @@ func quartiles(xs []float64) (min, q25, median, q75, max Float) {
 	q := func(p float64) Float { return Float(Quantile(s, p)) }
 	return Float(s[0]), q(0.25), q(0.5), q(0.75), Float(s[len(s)-1])
 }
+
+// tukey returns the ends of a Tukey box plot's whiskers and the values
+// beyond them, given the quartiles q25 and q75 of xs: the fences are
+// q25 − 1.5·IQR and q75 + 1.5·IQR (IQR = q75 − q25); the low whisker ends
+// at the least value at or above the low fence and the high whisker at
+// the greatest value at or below the high fence, each at its quartile
+// instead when that value would fall inside the box (a type-7 quartile
+// interpolates between order statistics, so no value need lie between it
+// and its fence: matplotlib's rule); the outliers are the values beyond
+// the fences, ascending. All unknown (NaN, nil) when the quartiles are.
+func tukey(xs []float64, q25, q75 Float) (lo, hi Float, outliers Floats) {
+	if !q25.Known() || !q75.Known() {
+		nan := Float(math.NaN())
+		return nan, nan, nil
+	}
+	a, b := float64(q25), float64(q75)
+	iqr := b - a
+	if math.IsNaN(iqr) { // both quartiles the same infinity
+		iqr = 0
+	}
+	loFence, hiFence := a-1.5*iqr, b+1.5*iqr
+	wlo, whi := a, b
+	for _, x := range xs {
+		switch {
+		case x < loFence || x > hiFence:
+			outliers = append(outliers, x)
+		case x < wlo:
+			wlo = x
+		case x > whi:
+			whi = x
+		}
+	}
+	slices.Sort(outliers)
+	return Float(wlo), Float(whi), outliers
+}

@@ -36,7 +36,15 @@ type Summary struct {
 	Median Float `csv:"median"`
 	Q75    Float `csv:"q75"`
 	Max    Float `csv:"max"`
-	SE     Float `csv:"se"`
+	// WhiskerLo and WhiskerHi end a Tukey box plot's whiskers (Tukey):
+	// the least and the greatest trial value within 1.5·IQR of the
+	// quartiles (IQR = Q75 − Q25), or the quartile itself when no value
+	// lies between it and its fence. Unknown (NaN) exactly when the
+	// quantiles are, and when read from a summary.csv written before
+	// these columns existed.
+	WhiskerLo Float `csv:"whisker_lo"`
+	WhiskerHi Float `csv:"whisker_hi"`
+	SE        Float `csv:"se"`
 	// CILo and CIHi bound the 95% confidence interval of the mean, of the
 	// kind CIMethod names; NaN when Count < 2.
 	CILo   Float `csv:"ci95_lo"`
@@ -52,6 +60,13 @@ type Summary struct {
 	// Quick is true when the rows were run at the spec's [quick] scale (a
 	// pipeline check, not the paper's n and trials); the runner sets it.
 	Quick bool `csv:"quick"`
+	// Outliers are the trial values beyond the whiskers' fences
+	// (Tukey), ascending: the points a box plot draws one by one, so
+	// that a figure drawn from summary.csv alone shows them where they
+	// are. Empty when no value is beyond the fences; meaningful only
+	// when WhiskerLo is known (else not known, and empty too). The last
+	// column, written as the values joined by ';': its length varies.
+	Outliers Floats `csv:"outliers"`
 }
 
 // Cell returns the summary's cell.
@@ -63,7 +78,8 @@ func (s *Summary) Cell() Cell {
 // adds the derived metrics of metrics.Derived (rmse from mse, ...: mean, CI
 // bounds and theory are square roots; sd and se by the delta method;
 // quantiles unknown). Min, Q25, Median, Q75 and Max are the type-7
-// quantiles of the trial values (Quantile). The
+// quantiles of the trial values (Quantile), WhiskerLo, WhiskerHi and
+// Outliers their Tukey box-plot statistics (Tukey). The
 // confidence interval of each metric is the one metrics.IntervalOf names
 // (CIMethod). Quick is left false: the caller knows the scale.
 func Summarise(rows []Row) []Summary {
@@ -123,6 +139,7 @@ func describe(s *Summary, xs []float64) {
 	}
 	s.Mean = Float(mean)
 	s.Min, s.Q25, s.Median, s.Q75, s.Max = quartiles(xs)
+	s.WhiskerLo, s.WhiskerHi, s.Outliers = tukey(xs, s.Q25, s.Q75)
 	s.SD, s.SE, s.CILo, s.CIHi = Float(math.NaN()), Float(math.NaN()), Float(math.NaN()), Float(math.NaN())
 	if n < 2 {
 		return
@@ -163,6 +180,7 @@ func sqrtSummary(s Summary, name string) Summary {
 	// the metric is the root of the mean, which no trial quantile gives.
 	nan := Float(math.NaN())
 	r.Min, r.Q25, r.Median, r.Q75, r.Max = nan, nan, nan, nan, nan
+	r.WhiskerLo, r.WhiskerHi, r.Outliers = nan, nan, nil
 	return r
 }
 
@@ -175,8 +193,9 @@ func WriteSummaries(w io.Writer, summaries []Summary) error {
 }
 
 // ReadSummaries reads a summary file, skipping '#' lines. A file written
-// before the quantile columns (min, q25, median, q75, max) existed reads
-// with those quantiles NaN, not 0.
+// before the quantile columns (min, q25, median, q75, max) or the Tukey
+// columns (whisker_lo, whisker_hi, outliers) existed reads with those
+// values NaN (and no outliers), not 0.
 func ReadSummaries(r io.Reader) ([]Summary, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
@@ -207,8 +226,9 @@ func ReadSummaryFile(path string) ([]Summary, error) {
 	return out, nil
 }
 
-// quantileColumns records which quantile columns a record had: gocsv leaves
-// a field whose column is absent at its zero value, and 0 is a quantile.
+// quantileColumns records which quantile and Tukey columns a record had:
+// gocsv leaves a field whose column is absent at its zero value, and 0 is
+// a quantile.
 // Reading the same bytes into it matches the columns exactly as gocsv
 // matched them for the Summary (its header matching trims spaces and
 // zero-width characters).
@@ -218,6 +238,12 @@ type quantileColumns struct {
 	Median present `csv:"median"`
 	Q75    present `csv:"q75"`
 	Max    present `csv:"max"`
+	// The Tukey statistics are known only with all three columns: a
+	// whisker without the outliers beyond it would draw a box plot that
+	// hides them.
+	WhiskerLo present `csv:"whisker_lo"`
+	WhiskerHi present `csv:"whisker_hi"`
+	Outliers  present `csv:"outliers"`
 }
 
 // present is true once gocsv has given it a cell, even an empty one.
@@ -226,7 +252,8 @@ type present bool
 func (p *present) UnmarshalCSV(string) error { *p = true; return nil }
 
 // unknownAbsentQuantiles sets to NaN the quantiles of the summaries read
-// from raw whose column raw lacks.
+// from raw whose column raw lacks, and the whiskers (with no outliers)
+// when any of the Tukey columns is absent.
 func unknownAbsentQuantiles(raw []byte, sums []Summary) error {
 	if len(sums) == 0 {
 		return nil
@@ -248,6 +275,9 @@ func unknownAbsentQuantiles(raw []byte, sums []Summary) error {
 			if !q.seen {
 				*q.v = nan
 			}
+		}
+		if !c.WhiskerLo || !c.WhiskerHi || !c.Outliers {
+			s.WhiskerLo, s.WhiskerHi, s.Outliers = nan, nan, nil
 		}
 	}
 	return nil
