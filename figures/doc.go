@@ -17,9 +17,11 @@
 // description (package metrics): an RMSE is the square root of the mean
 // squared error, and a metric that took the same value in every trial
 // (sd = 0) is drawn without a CI and said to be. A log axis cannot show
-// values ≤ 0: such points are left out and CI lower bounds ≤ 0 are cut at
-// the panel's smallest positive value, each with a warning and a count in
-// the caption.
+// values ≤ 0: such points are left out and CI bars' lower bounds ≤ 0 are
+// cut at the panel's smallest positive value, each with a warning and a
+// count in the caption; a band's lower edge ≤ 0 (or below the axis, which
+// the means set) is drawn open to the panel's bottom edge (Band.Open),
+// counted in the caption too.
 //
 // The layout is ours, not gonum/plot's: gonum/plot pads a plot inwards
 // from its canvas and reserves room for the y label at the arithmetic

@@ -176,6 +176,7 @@ func (f *Figure) layout() layout {
 	}
 	f.axes(l.cells, l.dataW, tick)
 	f.countBeyond(l.cells)
+	f.countOpen(l.cells)
 	l.colIn = make([]insets, l.cols)
 	l.rowIn = make([]insets, l.rows)
 	l.midIn = make([]vg.Length, l.rows)
@@ -564,12 +565,7 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 			continue
 		}
 		if spec.banded() {
-			band, err := NewBand(x, lo, hi)
-			if err != nil {
-				panic(err) // Project sorts x and keeps it finite
-			}
-			band.Color = bandColor(f.look(s.Style))
-			p.Add(band)
+			p.Add(f.newBand(x, lo, hi, f.look(s.Style)))
 		}
 		f.addTheory(p, s, off)
 		if !spec.banded() && len(ci) > 0 {
@@ -695,7 +691,9 @@ func (f *Figure) legend() plot.Legend {
 	for i := range f.Series {
 		thumbs := []plot.Thumbnailer{}
 		if f.Spec.banded() {
-			thumbs = append(thumbs, &Band{Color: bandColor(f.look(i))})
+			band := &Band{}
+			band.Color, band.Edge = bandStyle(f.look(i), len(f.Series))
+			thumbs = append(thumbs, band)
 		}
 		thumbs = append(thumbs, thumbnail(func(c *draw.Canvas) {
 			if f.Spec.boxed() {
@@ -820,12 +818,18 @@ func (f *Figure) caption() []string {
 			over += " of the cells pooled over " + strings.Join(spec.Pool, ", ")
 		}
 		line = fmt.Sprintf("%s%s; shaded band: ±1 SD of %s (the spread of the values, not a CI of the mean).", what, metricWhat(spec.Metric, trials), over)
+		if spec.LogY {
+			line += " The y axis is set by the means and the upper edges (mean + 1 SD); where mean − 1 SD is ≤ 0 or below the axis, the band is filled to the panel's bottom edge, without its lower edge line: open, for it reaches further down than a log axis shows."
+		}
 	default:
 		ci := "bars"
 		if spec.Band {
 			ci = "shaded band"
 		}
 		line = fmt.Sprintf("%s%s, with its 95%% CI (%s).", what, metricWhat(spec.Metric, trials), ci)
+		if spec.Band && spec.LogY {
+			line += " The y axis is set by the means and the CIs' upper bounds; where a lower bound is ≤ 0 or below the axis, the band is filled to the panel's bottom edge, without its lower edge line: open."
+		}
 	}
 	if f.hasTheory() {
 		if spec.boxed() {
@@ -889,11 +893,10 @@ func (f *Figure) caption() []string {
 		notes = append(notes, fmt.Sprintf("%s not shown (not finite, or ≤ 0 on a log axis)", plural(f.Dropped, "point")))
 	}
 	if f.Clamped > 0 {
-		bound := "CI lower bound"
-		if f.Spec.Spread == "sd" {
-			bound = "band lower bound"
-		}
-		notes = append(notes, fmt.Sprintf("%s ≤ 0 cut at the panel's smallest positive value", plural(f.Clamped, bound)))
+		notes = append(notes, fmt.Sprintf("%s ≤ 0 cut at the panel's smallest positive value", plural(f.Clamped, "CI lower bound")))
+	}
+	if f.openBands > 0 {
+		notes = append(notes, fmt.Sprintf("%s open at the panel's bottom edge (≤ 0 or below the axis)", plural(f.openBands, "band lower edge")))
 	}
 	if f.beyondValues > 0 {
 		n := plural(f.beyondValues, "trial value")

@@ -17,7 +17,8 @@ import (
 )
 
 // The golden figures of issue 29: a box plot with outliers, one of them
-// far beyond the others (TestGoldenBoxOutliers).
+// far beyond the others (TestGoldenBoxOutliers), and ±1 SD bands on a log
+// axis whose lower edges reach 0 and below (TestGoldenLogBands).
 
 // boxTrials are the trial values of m̂₀ − m̂₁ (original units) behind
 // boxOutliers, by dataset, method and ε: 20 runs around −18.6 (years, as
@@ -302,6 +303,163 @@ func TestLinearTicksOwnNotation(t *testing.T) {
 		if want := p.Value == "admission"; sci != want || len(labels) < 2 {
 			t.Errorf("panel %s: tick labels %q; want scientific %v", p.Value, labels, want)
 		}
+	}
+}
+
+// logBands is groupmean-e1's fig. 7 in small: seven series of a scaled
+// error falling with ε over two panels, with ±1 SD bands (spread = "sd")
+// on a log y axis; at small ε the SD exceeds the mean (lower edge < 0),
+// and at one point it falls short of it by a hundred-thousandth (lower
+// edge positive, five decades below the mean).
+func logBands() []results.Summary {
+	var out []results.Summary
+	for _, shape := range []string{"uniform", "normal"} {
+		for j, k := range []int{1, 2, 3, 4, 8, 16, 32} {
+			for i, eps := range []float64{0.5, 1, 2, 4, 6, 8, 10} {
+				mean := 2 * (1 + 0.15*float64(j)) / (eps * eps) * (1 + 0.05*math.Sin(float64(3*i+j)))
+				sd := mean * (0.25 + 1.5/eps)
+				if shape == "normal" && k == 32 && eps == 4 {
+					sd = mean * (1 - 1e-5)
+				}
+				s := sum(shape, "nprr", eps, "scaled_abs_error", mean, mean*1.02)
+				s.Params = "k=" + []string{"1", "2", "3", "4", "8", "16", "32"}[j]
+				s.SD, s.Count = results.Float(sd), 20
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+var logBandsSpec = Spec{
+	Name: "golden-log-bands", Title: "Scaled error per dataset, ±1 SD", Metric: "scaled_abs_error", X: "eps", Series: "k",
+	Panel: "dataset", Spread: "sd", LogY: true, Theory: true, Columns: 2, XLabel: "ε", YLabel: "scaled absolute error",
+	Formats: []string{"svg", "png"},
+}
+
+// TestGoldenLogBands: the golden figure of bands on a log axis (go test
+// ./figures -run Golden -update rewrites it). The caption says how a band
+// whose lower edge is ≤ 0 is drawn, and counts those.
+func TestGoldenLogBands(t *testing.T) {
+	dir := t.TempDir()
+	if d := os.Getenv("FIGURES_SAMPLE"); d != "" {
+		dir = d
+	}
+	files, err := Render(logBands(), logBandsSpec, dir, WithWarnf(t.Errorf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(svgText(string(checkGolden(t, files[0], "golden-log-bands.svg"))), " ")
+	for _, want := range []string{"The y axis is set by the means and the upper edges", "without its lower edge line: open",
+		"band lower edges open at the panel"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the caption lacks %q: %s", want, text)
+		}
+	}
+	if strings.Contains(text, "cut at the panel") {
+		t.Errorf("the caption says band bounds were cut: %s", text)
+	}
+}
+
+// TestLogBandsOpen: on a log y axis, each panel's range is set by the
+// means (and theory and upper edges), not by lower edges ≤ 0 or just above
+// 0; drawn on a recording canvas, every band lies within its panel, at
+// finite coordinates, and the caption counts the open lower edges. Bugs
+// caught: a lower edge ≤ 0 raised to a tiny value that drags the axis
+// down by decades (the spikes to 10⁻⁶ of groupmean-e1's fig. 7); a band
+// drawn below the axis or to NaN (log of a value ≤ 0); the count wrong.
+func TestLogBandsOpen(t *testing.T) {
+	fig, l := laidOut(t, logBands(), logBandsSpec)
+	open := 0
+	for i, p := range fig.Panels {
+		ax := l.cells[i].main.Y
+		least := math.Inf(1)
+		for _, s := range p.Series {
+			for _, pt := range s.Points {
+				least = math.Min(least, pt.Mean)
+				if pt.Lo <= 0 || pt.Lo < ax.Min {
+					open++
+				}
+			}
+			for _, th := range s.Theory {
+				least = math.Min(least, th.Y)
+			}
+		}
+		if want, _ := logRange(least, ax.Max); ax.Min != want {
+			t.Errorf("panel %s: y axis from %v; the means (least %v) set it from %v", p.Value, ax.Min, least, want)
+		}
+	}
+	if open == 0 || fig.openBands != open {
+		t.Errorf("%d open lower edges counted, want %d (> 0)", fig.openBands, open)
+	}
+
+	rec := &recorder.Canvas{}
+	dc := draw.NewCanvas(rec, l.w, l.h)
+	fig.draw(dc, l)
+	areas := l.areas(dc.Rectangle, dc.Max.Y-pad-l.titleHeight)
+	fills := map[[4]uint32]bool{}
+	for i := range fig.Series {
+		c, _ := bandStyle(fig.look(i), len(fig.Series))
+		r, g, b, a := c.RGBA()
+		fills[[4]uint32{r, g, b, a}] = true
+	}
+	var current [4]uint32
+	bands := 0
+	for _, a := range rec.Actions {
+		switch a := a.(type) {
+		case *recorder.SetColor:
+			r, g, b, al := a.Color.RGBA()
+			current = [4]uint32{r, g, b, al}
+		case *recorder.Fill:
+			if !fills[current] {
+				continue
+			}
+			for _, c := range a.Path {
+				if c.Type == vg.CloseComp {
+					continue
+				}
+				if math.IsNaN(float64(c.Pos.Y)) || math.IsInf(float64(c.Pos.Y), 0) {
+					t.Fatalf("a band drawn to y = %v", c.Pos.Y)
+				}
+			}
+			if x := a.Path[0].Pos.X; x > areas[len(areas)-1].main.Max.X {
+				continue // a legend entry
+			}
+			bands++
+			for _, c := range a.Path {
+				if c.Type == vg.CloseComp {
+					continue
+				}
+				in := false
+				for _, ar := range areas {
+					r := ar.main
+					in = in || (c.Pos.X >= r.Min.X-1e-6 && c.Pos.X <= r.Max.X+1e-6 && c.Pos.Y >= r.Min.Y-1e-6 && c.Pos.Y <= r.Max.Y+1e-6)
+				}
+				if !in {
+					t.Fatalf("a band's point %v lies outside every plot area", c.Pos)
+				}
+			}
+		}
+	}
+	if bands != 2*len(fig.Series) {
+		t.Errorf("%d bands drawn, want %d", bands, 2*len(fig.Series))
+	}
+}
+
+// TestBandAlpha: one band a quarter opaque; seven stacked bands, each
+// lighter, stay translucent where they all overlap. The bug caught: the
+// opaque mass of groupmean-e1's seven overlapping bands.
+func TestBandAlpha(t *testing.T) {
+	if a := bandAlpha(1); a != 0.25 {
+		t.Errorf("one band: alpha %v, want 0.25", a)
+	}
+	for n := 2; n <= 12; n++ {
+		if a, b := bandAlpha(n), bandAlpha(n-1); a > b || a < 0.06 {
+			t.Errorf("alpha of %d bands %v, of %d %v: want no more, and at least 0.06", n, a, n-1, b)
+		}
+	}
+	if all := 1 - math.Pow(1-bandAlpha(7), 7); all > 0.46 {
+		t.Errorf("seven overlapping bands %v opaque, want at most 0.46", all)
 	}
 }
 

@@ -58,9 +58,9 @@ type Figure struct {
 	names func(field, value string) (string, bool)
 	looks []int // the look of each of Series, set by assignLooks
 	// beyondValues and beyondMeans count the outliers and the means of a
-	// box plot beyond their panel's y axis: set by layout, once the axes
-	// are.
-	beyondValues, beyondMeans int
+	// box plot beyond their panel's y axis, openBands the band lower
+	// bounds below a log y axis: set by layout, once the axes are.
+	beyondValues, beyondMeans, openBands int
 	// References are the spec's references, in spec order.
 	References []RefLine
 	Warnings   []string
@@ -479,7 +479,8 @@ func keep(s *results.Summary, filter map[string][]string) bool {
 // guard leaves out the points of a panel that cannot be drawn: non-finite
 // means, and values ≤ 0 on a log axis. CI lower bounds ≤ 0 on a log y axis
 // are raised to the smallest positive value in the panel, so that the bar
-// or band runs off the bottom of the panel rather than vanishing.
+// runs off the bottom of the panel rather than vanishing; a band's are
+// kept, for it is drawn open to the bottom edge (Band.Open).
 func (f *Figure) guard(p *Panel) {
 	logX, logY := f.Spec.LogX, f.Spec.LogY
 	smallest := math.Inf(1)
@@ -536,7 +537,7 @@ func (f *Figure) guard(p *Panel) {
 		for i := range p.Series {
 			s := &p.Series[i]
 			for j := range s.Points {
-				if pt := &s.Points[j]; pt.Lo <= 0 {
+				if pt := &s.Points[j]; pt.Lo <= 0 && !f.Spec.banded() {
 					if f.Clamped++; f.Clamped == 1 {
 						f.firstClamp = fmt.Sprintf("%s: CI lower bound %v ≤ 0 clamped to %v on log y", where(p.Value, s.Value, pt.X), pt.Lo, smallest)
 					}
