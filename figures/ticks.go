@@ -306,10 +306,39 @@ func clean(v float64) float64 {
 // snapRange widens a linear range to the labelled ticks just outside it,
 // when they are near (within an eighth of the range): ε from 0.5 to 8
 // is drawn from 0 to 8.
+//
+// Widening adds labels, and where it takes the axis past its ticker's
+// limit the ticker picks a coarser step: a step of 2 from −23.3 to −12.7
+// (6 labels) snapped to −24 and −12 (7) would be labelled at −20 and −15
+// alone. The range is widened at both ends, else at one, else at neither,
+// as far as it keeps three labels (or as many as it had).
 func snapRange(min, max float64, t linTicks) (float64, float64) {
 	ticks := t.Ticks(min, max)
-	var step float64
-	var first, last = math.NaN(), math.NaN()
+	first, last, step := labelStep(ticks)
+	if step <= 0 {
+		return min, max
+	}
+	span := max - min
+	lo, hi := min, max
+	if l := clean(first - step); first-min > 1e-9*span && min-l <= span/8 {
+		lo = l
+	}
+	if h := clean(last + step); max-last > 1e-9*span && h-max <= span/8 {
+		hi = h
+	}
+	least := math.Min(3, float64(labelled(ticks)))
+	for _, r := range [][2]float64{{lo, hi}, {lo, max}, {min, hi}} {
+		if float64(labelled(t.Ticks(r[0], r[1]))) >= least {
+			return r[0], r[1]
+		}
+	}
+	return min, max
+}
+
+// labelStep returns the first and last labelled values of ticks and the
+// step between the first two (0 when fewer than two are labelled).
+func labelStep(ticks []plot.Tick) (first, last, step float64) {
+	first, last = math.NaN(), math.NaN()
 	for _, tk := range ticks {
 		if tk.Label == "" {
 			continue
@@ -321,17 +350,7 @@ func snapRange(min, max float64, t linTicks) (float64, float64) {
 		}
 		last = tk.Value
 	}
-	if step <= 0 {
-		return min, max
-	}
-	span := max - min
-	if lo := clean(first - step); first-min > 1e-9*span && min-lo <= span/8 {
-		min = lo
-	}
-	if hi := clean(last + step); max-last > 1e-9*span && hi-max <= span/8 {
-		max = hi
-	}
-	return min, max
+	return first, last, step
 }
 
 // catTicks labels the places 0, 1, ... of a categorical axis.

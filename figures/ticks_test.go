@@ -93,6 +93,13 @@ func TestLinTicks(t *testing.T) {
 	if got := labels(linTicks{maxLabels: 9}.Ticks(lo, hi)); len(got) != 9 {
 		t.Errorf("ε 0 to 8: labels %q", got)
 	}
+	// Whiskers from −23.3 to −12.7 (a box plot of ages): labelled every 2
+	// (6 labels); snapped at both ends to −24 and −12 they would take 7,
+	// and the step 5 two labels. The bug caught: an axis of −20 and −15.
+	lo, hi = snapRange(-23.3, -12.7, linTicks{maxLabels: 6})
+	if got := labels(linTicks{maxLabels: 6}.Ticks(lo, hi)); len(got) < 5 {
+		t.Errorf("snapRange(−23.3, −12.7) = %v, %v: labels %q, want the step 2", lo, hi, got)
+	}
 }
 
 // TestNotation: every label of an axis is in one notation.
