@@ -573,6 +573,7 @@ func (f *Figure) mainPlot(i int) *plot.Plot {
 				XYs: ci, YErrors: errs, CapWidth: vg.Points(4),
 				LineStyle: draw.LineStyle{Color: seriesColor(f.look(s.Style)), Width: vg.Points(0.75)},
 			})
+			f.addArrowheads(p, s, off)
 		}
 		f.addMeasured(p, s.Style, xs)
 	}
@@ -888,6 +889,9 @@ func (f *Figure) caption() []string {
 	}
 	if f.Constant > 0 && f.Constant < points && !spec.boxed() {
 		notes = append(notes, fmt.Sprintf("%s without a CI (the same value in every trial, sd = 0)", plural(f.Constant, "point")))
+	}
+	if f.Cut > 0 {
+		notes = append(notes, fmt.Sprintf("%s cut where they reach further beyond the means than the means spread (arrowheads)", plural(f.Cut, "CI end")))
 	}
 	if f.Dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%s not shown (not finite, or ≤ 0 on a log axis)", plural(f.Dropped, "point")))

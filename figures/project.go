@@ -30,6 +30,9 @@ type Figure struct {
 	// dropped point, and one for all the clamped bounds (a quick run's
 	// wide intervals clamp hundreds), naming the first.
 	Dropped, Clamped int
+	// Cut counts the interval ends cut to the reach of their panel's
+	// means, theory and references (cutIntervals).
+	Cut int
 	// firstClamp describes the first clamped bound, for that warning.
 	firstClamp string
 	// NoCI counts the points drawn without a confidence interval because
@@ -102,6 +105,10 @@ type Series struct {
 type Point struct {
 	X, Mean, Lo, Hi float64
 	Constant        bool
+	// LoCut and HiCut are set when that end of the interval was cut to
+	// the reach of the panel's means (cutIntervals): the bar ends in an
+	// arrowhead there.
+	LoCut, HiCut bool
 	// Box is the five-number summary of the trial values, for a box plot
 	// (Spec.Style = "box"; nil otherwise), whose Lo and Hi are NaN: it
 	// draws no CI.
@@ -309,6 +316,7 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		}
 		fig.guard(p)
 		fig.guardBoxes(p)
+		fig.cutIntervals(p)
 	}
 	switch {
 	case fig.Clamped == 1:
