@@ -9,7 +9,7 @@
 # every result computed on it. Data files are never committed.
 #
 # Sources and licences: ../shared/specs/datasets.md (kept beside the
-# checkout) and README.md, section "Data".
+# checkout) and docs/data.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p data
@@ -138,7 +138,7 @@ fi
 
 cat <<'TXT'
 
-Not downloadable by script (see README.md, section "Data"):
+Not downloadable by script (see docs/data.md):
   Taobao (Tianchi dataset 56): needs a login; ldpbench uses a synthetic stand-in.
   IPUMS International BR/MX: registration and a per-extract licence; never redistributable.
   MIMIC-IV v2.2: PhysioNet credentialed access; never redistributable.
