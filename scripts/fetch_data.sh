@@ -8,8 +8,7 @@
 # removed and reported (exit 1), since a wrong file would silently change
 # every result computed on it. Data files are never committed.
 #
-# Sources and licences: ../shared/specs/datasets.md (kept beside the
-# checkout) and docs/data.md.
+# Sources and licences: docs/data.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p data
