@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 )
 
-// Bernoulli is the Bernoulli mechanism of Raab et al. (p2 spec §2.3,
+// Bernoulli is the Bernoulli mechanism of Raab et al. (Section 3.2.2,
 // Algorithm 1): an input v in [-1, 1] is rounded to B ~ Bernoulli((1+v)/2),
 // B is sent through randomised response (kept with probability
 // β = e^ε/(e^ε+1)), and the report is 2·RR(B) - 1 ∈ {-1, +1}.
@@ -13,8 +13,8 @@ import (
 // So Pr[+1 | v] = β(1+v)/2 + (1-β)(1-v)/2 = 1/2 + c·v/2 with
 // c = 2β - 1 = (e^ε-1)/(e^ε+1): the report is biased, E[Y] = c·v, and
 // [Bernoulli.Debias] divides by c. It is Duchi et al.'s mechanism with the
-// outputs ±1 instead of ±1/c (L84), and simplified NPRR with k = 1
-// ([NewNPRR]).
+// outputs ±1 instead of ±1/c (Raab et al. Section 3.2.2), and simplified
+// NPRR with k = 1 ([NewNPRR]).
 type Bernoulli struct {
 	eps    float64
 	c      float64    // (e^ε-1)/(e^ε+1) = tanh(ε/2)

@@ -97,9 +97,9 @@ func TestBernoulliStatistics(t *testing.T) {
 	}
 }
 
-// TestBernoulliIsNPRR1: Bernoulli is simplified NPRR with k = 1 (p2 spec
-// §2.5): the same outputs, probabilities (to rounding), slope and
-// variance at every input and budget.
+// TestBernoulliIsNPRR1: Bernoulli is simplified NPRR with k = 1
+// (Raab et al. Section 3.2.4, Algorithm 2): the same outputs, probabilities
+// (to rounding), slope and variance at every input and budget.
 func TestBernoulliIsNPRR1(t *testing.T) {
 	for _, eps := range []float64{0.01, 0.5, 1, 4, 16} {
 		b, _ := mechanisms.NewBernoulli(eps)

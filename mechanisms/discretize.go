@@ -20,18 +20,19 @@ const MaxDiscretizeM = 1 << 20
 // HM: PM and Duchi; Zhao et al.'s HM-TP: PM-SUB and Three-Outputs). Both
 // components are unbiased on [-1, 1] at the mixture's budget.
 //
-// [NewDiscretized] rounds only the continuous component's draw (p3 spec
-// §2.9: the discrete outputs already have at most three levels), so a
-// mixture plugs into Algorithm 5 by implementing this one method; its
-// continuous component must be a [*Piecewise] and its discrete one must
-// implement [Discrete] and [Variancer].
+// [NewDiscretized] rounds only the continuous component's draw (Zhao et al.
+// do not say whether the discrete one is rounded too; its outputs already
+// have at most three levels), so a mixture plugs into Algorithm 5 by
+// implementing this one method; its continuous component must be a
+// [*Piecewise] and its discrete one must implement [Discrete] and
+// [Variancer].
 type Mixture interface {
 	Mechanism
 	Components() (continuous, discrete Mechanism, pContinuous float64)
 }
 
 // Discretized is Zhao et al.'s discretisation post-processing (Algorithm 5,
-// p3 spec §2.9, Lemmas 8–9) of a mechanism with a bounded continuous output
+// Section V-D, Lemmas 8–9) of a mechanism with a bounded continuous output
 // [-C_b, C_b]: a report y is rounded at random to one of its two neighbours
 // on the grid {i·C_b/m: i = -m … m} (2m+1 values, eq. (34)), the upper one
 // with probability m·y/C_b - ⌊m·y/C_b⌋ (eq. (35)), so that E[Z | y] = y and
@@ -207,8 +208,8 @@ func (z *Discretized) M() int { return z.m }
 func (z *Discretized) Bound() float64 { return z.cb }
 
 // Bits returns ⌈log2 |Outputs()|⌉, the length of a fixed-length code of a
-// report: ⌈log2(2m+1)⌉ for the piecewise family (p3 spec §2.9), more when a
-// mixture's discrete outputs lie off the grid (HM's ±C_D).
+// report: ⌈log2(2m+1)⌉ for the piecewise family (not stated by the paper),
+// more when a mixture's discrete outputs lie off the grid (HM's ±C_D).
 func (z *Discretized) Bits() int { return bits.Len(uint(len(z.outs) - 1)) }
 
 // round applies eq. (35) to y with the uniform u: the lower neighbour

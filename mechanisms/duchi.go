@@ -6,7 +6,8 @@ import (
 )
 
 // Duchi is Duchi et al.'s one-dimensional binary mechanism, called
-// stochastic rounding (SR) in Du et al. (p3 spec §2.2, p4 spec §3.2).
+// stochastic rounding (SR) in Du et al. (Zhao et al.'s baseline of Table I;
+// Du et al. Section 2.3).
 //
 // An input x in [-1, 1] is reported as +C with probability
 // 1/2 + x(e^ε-1)/(2(e^ε+1)) and as -C otherwise, C = (e^ε+1)/(e^ε-1). The

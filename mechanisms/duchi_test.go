@@ -27,7 +27,8 @@ func TestDuchiReference(t *testing.T) {
 			t.Errorf("ε=%v: outputs %v", c.eps, out)
 		}
 	}
-	// The probabilities as printed (p3 §2.2, p4 §3.2), and the variance.
+	// The probabilities as printed (Du et al. Section 2.3), and the
+	// variance.
 	for _, eps := range []float64{0.01, 0.5, 1, 4, 16} {
 		m, _ := mechanisms.NewDuchi(eps)
 		e := math.Exp(eps)

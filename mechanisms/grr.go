@@ -6,8 +6,9 @@ import (
 )
 
 // GRR is generalised randomised response over the categories {0, …, d-1}
-// (p2 spec §2.1, eq. (2)): the true category is reported with probability
-// p = e^ε/(e^ε+d-1), each other one with q = 1/(e^ε+d-1), so p/q = e^ε.
+// (Raab et al. Section 3.1, eq. (2)): the true category is reported with
+// probability p = e^ε/(e^ε+d-1), each other one with q = 1/(e^ε+d-1), so
+// p/q = e^ε.
 //
 // It is not a [Mechanism]: its input is a category, not a number. Group
 // mechanisms report the group with it, and NPRR reports a grid index with
@@ -23,7 +24,7 @@ type GRR struct {
 }
 
 // NewGRR returns GRR over d ≥ 2 categories at budget eps. d = 1 is
-// rejected: q = (1-p)/(d-1) would divide by zero (p2 spec §11.12).
+// rejected: q = (1-p)/(d-1) would divide by zero.
 func NewGRR(eps float64, d int) (*GRR, error) {
 	if err := checkEpsilon("grr", eps); err != nil {
 		return nil, err

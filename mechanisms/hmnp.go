@@ -6,18 +6,19 @@ import (
 	"sort"
 )
 
-// HMNP is Baek & Chung's hybrid HM-NP (p0 spec §2.6, paper Section 4.1):
-// with probability α the N-output mechanism ([NOutput]), otherwise PM-SUB
-// ([NewPMSub]), both at the full ε, chosen independently of the input. Like
-// [Hybrid] it is ε-LDP (a mixture of two ε-LDP mechanisms with an
-// input-independent weight) and unbiased, with variance
+// HMNP is Baek & Chung's hybrid HM-NP (Section 4.1): with probability α the
+// N-output mechanism ([NOutput]), otherwise PM-SUB ([NewPMSub]), both at
+// the full ε, chosen independently of the input. Like [Hybrid] it is ε-LDP
+// (a mixture of two ε-LDP mechanisms with an input-independent weight) and
+// unbiased, with variance
 //
 //	Var_H(x) = α·Var_N(x) + (1-α)·(A·x² + B),
 //
-// A = (e^{ε/3}+1)/(e^ε-1) and B of L475–476 PM-SUB's coefficients. On every
-// piece of the N-output mechanism this is a quadratic, so the worst case is
-// exact: the largest of its values at the pieces' ends and, where it is
-// concave, at its vertex inside the piece.
+// A = (e^{ε/3}+1)/(e^ε-1) and B PM-SUB's coefficients in
+// Var_φ[Y|x] = Ax² + B (Section 4.1). On every piece of the N-output
+// mechanism this is a quadratic, so the worst case is exact: the largest of
+// its values at the pieces' ends and, where it is concave, at its vertex
+// inside the piece.
 //
 // α comes from Theorem 8 with the clamp that the paper omits (ERRATA
 // E0.10): with x_n* the vertex and b the constant of the last piece's
@@ -196,8 +197,8 @@ func (m *HMNP) PMSub() *Piecewise { return m.pm }
 
 // AverageBits returns the mean length of a report when an N-output report
 // takes ⌈log2 N⌉ bits and a PM-SUB report floatBits (32 or 64):
-// α·⌈log2 N⌉ + (1-α)·floatBits (L518 as corrected, E0.12; 23 bits at
-// ε = 4 with 32-bit floats, L520).
+// α·⌈log2 N⌉ + (1-α)·floatBits (the formula of Section 4.1 as corrected,
+// E0.12; 23 bits at ε = 4 with 32-bit floats, as Section 4.1 states).
 func (m *HMNP) AverageBits(floatBits float64) float64 {
 	return m.alpha*float64(m.no.Bits()) + m.alphaC*floatBits
 }

@@ -118,9 +118,9 @@ func TestHMNPTheorem8(t *testing.T) {
 }
 
 // TestHMNPGeneralises: HM-NP is at least as good as N-output, PM-SUB and
-// HM-TP (L514); with N = 3 it is HM-TP (same worst case and α = 1 - β);
-// with N = 2 its α is 1 below ε* ≈ 0.610986 and A/(1+A) above (the rule
-// of the authors' code, p0 spec §2.6).
+// HM-TP (Section 4.1, after Theorem 8); with N = 3 it is HM-TP
+// (same worst case and α = 1 - β); with N = 2 its α is 1 below
+// ε* ≈ 0.610986 and A/(1+A) above (the rule of the authors' code).
 func TestHMNPGeneralises(t *testing.T) {
 	for k := 1; k <= 160; k++ {
 		eps := 0.1 * float64(k)
@@ -153,9 +153,9 @@ func TestHMNPGeneralises(t *testing.T) {
 }
 
 // TestHMNPBits: at ε = 4 with 32-bit floats HM-NP (N = 4, α = 0.3019)
-// takes 22.94 bits on average, the "23 bits" of L520 (with the corrected
-// formula α·⌈log2 N⌉ + (1-α)·F, E0.12). HM-TP takes 26.87, not the 28.12
-// of L520 (E0.13).
+// takes 22.94 bits on average, the "23 bits" of Section 4.1
+// (with the corrected formula α·⌈log2 N⌉ + (1-α)·F, E0.12). HM-TP takes
+// 26.87, not the 28.12 of Section 4.1 (E0.13).
 func TestHMNPBits(t *testing.T) {
 	m, _ := mechanisms.NewHMNP(4)
 	if b := m.AverageBits(32); math.Abs(b-22.9433765257) > 1e-8 || math.Round(b) != 23 {

@@ -92,12 +92,12 @@ var _ interface {
 	Atoms
 } = (*Hybrid)(nil)
 
-// hmThreshold is the budget above which HM mixes in PM (Wang et al.;
-// p3 spec §2.4).
+// hmThreshold is the budget above which HM mixes in PM (Wang et al.,
+// ICDE 2019).
 const hmThreshold = 0.61
 
 // HMAlpha returns HM's probability of PM: α = 1 - e^{-ε/2} if ε > 0.61,
-// else 0 (p3 spec §2.4). For ε > 0.61 it makes HM's variance constant in x.
+// else 0 (Wang et al.). For ε > 0.61 it makes HM's variance constant in x.
 func HMAlpha(eps float64) float64 {
 	a, _ := hmAlpha(eps)
 	return a
@@ -111,11 +111,11 @@ func hmAlpha(eps float64) (alpha, alphaC float64) {
 	return 0, 1
 }
 
-// NewHM returns Wang et al.'s hybrid mechanism HM (p3 spec §2.4),
-// registered as "hm": PM ([NewPM]) with probability [HMAlpha](eps),
-// otherwise Duchi's mechanism ([NewDuchi]). For ε ≤ 0.61 it is Duchi's
-// mechanism (α = 0); above, its variance is constant in x,
-// (s+3)/(3s(s-1)) + (e+1)²/(s(e-1)²) with s = e^{ε/2}.
+// NewHM returns Wang et al.'s hybrid mechanism HM (ICDE 2019), registered
+// as "hm": PM ([NewPM]) with probability [HMAlpha](eps), otherwise Duchi's
+// mechanism ([NewDuchi]). For ε ≤ 0.61 it is Duchi's mechanism (α = 0);
+// above, its variance is constant in x, (s+3)/(3s(s-1)) + (e+1)²/(s(e-1)²)
+// with s = e^{ε/2}.
 func NewHM(eps float64) (*Hybrid, error) {
 	if err := checkEpsilon("hm", eps); err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func HMTPEpsStar() float64 { return hmtpStar }
 //   - β = β3 = (c - 1 - √(B/A))/(c + t) for ε ≥ ln 2, with A of eq. (154)
 //     and B of eq. (155) (both negative), clamped to [0, 1].
 //
-// The paper prints √(A/β) in eq. (150) (and √(B/A + c - 1) at L1455);
+// The paper prints √(A/β) in eq. (150) (and √(B/A + c - 1) in Appendix M);
 // both give a worse β (E3.5). A and B are evaluated multiplied by (c-1)
 // and with the ratios ρ = (c+1)/(c-a), c/(c+t) and c/(c-1), so that no
 // power of e^ε overflows; B/A is unchanged by the common factor. Note that
@@ -211,9 +211,9 @@ func hmtpBeta(eps float64, to *ThreeOutputs) (beta, betaC float64) {
 	return beta, betaC
 }
 
-// NewHMTP returns Zhao et al.'s HM-TP (p3 spec §2.10, Section V-E),
-// registered as "hm-tp": PM-SUB ([NewPMSub]) with probability
-// [HMTPBeta](eps), otherwise Three-Outputs ([NewThreeOutputs]).
+// NewHMTP returns Zhao et al.'s HM-TP (Section V-E), registered as "hm-tp":
+// PM-SUB ([NewPMSub]) with probability [HMTPBeta](eps), otherwise
+// Three-Outputs ([NewThreeOutputs]).
 //
 // Its worst case is the exact maximum of Lemma 11: for ε ≥ ln 2 it lies at
 // an interior x*, above the variance at x = 1 that Appendix R uses as the

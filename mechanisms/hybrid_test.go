@@ -32,8 +32,8 @@ func TestHMReference(t *testing.T) {
 				c.eps, m.WorstCaseVariance(), m.Variance(0), m.Variance(-1), c.worst, c.v0, c.v1)
 		}
 	}
-	// p3 spec §2.4: α = 0 up to 0.61 (HM is Duchi); above, the variance is
-	// constant in x and equals (s+3)/(3s(s-1)) + (e+1)²/(s(e-1)²).
+	// Wang et al.'s HM: α = 0 up to 0.61 (HM is Duchi); above, the variance
+	// is constant in x and equals (s+3)/(3s(s-1)) + (e+1)²/(s(e-1)²).
 	for _, eps := range []float64{0.01, 0.3, 0.61} {
 		m, _ := mechanisms.NewHM(eps)
 		d, _ := mechanisms.NewDuchi(eps)
@@ -93,7 +93,8 @@ func TestHMTPReference(t *testing.T) {
 	}
 }
 
-// hmtpEq173 is Var_H(x) written out as in eq. (173) (p3 spec §2.10).
+// hmtpEq173 is Var_H(x) written out as in eq. (173) (Zhao et al.
+// Appendix U).
 func hmtpEq173(eps, beta, a, x float64) float64 {
 	c, t := math.Exp(eps), math.Exp(eps/3)
 	v0p := (t + c) * ((t+1)*(t+1)*(t+1) + c - 1) / (3 * t * t * (c - 1) * (c - 1))
@@ -132,8 +133,8 @@ func hmtpWorstAt(eps, beta float64) float64 {
 
 // TestHMTPBeta: β is eq. (150) corrected (E3.5), the variance is eq. (173)
 // with Lemma 11's maximiser, and β is the argmin over [0, 1] of the worst
-// case (p3 spec §7 item 3). The printed eq. (150) (√(A/β), read as √(A/B))
-// and L1455's √(B/A + c - 1) give a negative β or a larger worst case.
+// case. The printed eq. (150) (√(A/β), read as √(A/B)) and Appendix M's
+// √(B/A + c - 1) give a negative β or a larger worst case.
 func TestHMTPBeta(t *testing.T) {
 	star := mechanisms.HMTPEpsStar()
 	for _, eps := range []float64{0.1, 0.5, 0.61, star - 1e-9} {

@@ -6,8 +6,9 @@ import (
 )
 
 // Laplace adds Laplace noise of scale b = 2/ε to an input on [-1, 1]
-// (p3 spec §2.1, p4 spec §3.1). The report is unbiased with variance
-// 2b² = 8/ε² for every input, and its support is the whole real line.
+// (Zhao et al.'s baseline of Table I; Du et al. Section 2.2). The report is
+// unbiased with variance 2b² = 8/ε² for every input, and its support is the
+// whole real line.
 type Laplace struct {
 	eps   float64
 	scale float64 // b = 2/ε

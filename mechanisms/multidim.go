@@ -9,8 +9,8 @@ import (
 )
 
 // Vector is an ε-LDP randomiser for a point of [-1, 1]^d whose report is an
-// unbiased estimate of the point (p3 spec §3): what a collector averages
-// per coordinate.
+// unbiased estimate of the point (Zhao et al. Section VI): what a collector
+// averages per coordinate.
 type Vector interface {
 	// Name names the method ("pm" for Algorithm 6 over PM, "duchi-md",
 	// "laplace-split").
@@ -33,7 +33,8 @@ type Vector interface {
 }
 
 // NewVector returns the d-dimensional mechanism that the specs call method
-// at budget eps (p3 spec §3.1–3.2, following Zhao et al. §VII):
+// at budget eps (Zhao et al.'s Algorithm 6 and the baselines of their
+// Section VII):
 //
 //	"duchi"    Duchi et al.'s multi-dimensional mechanism ([NewDuchiMD])
 //	"laplace"  Lap(2d/ε) on every coordinate ([NewLaplaceSplit])
@@ -82,8 +83,8 @@ func SampleK(d int, eps float64) int {
 	return max(1, int(k))
 }
 
-// SampleKofD is Wang et al.'s and Zhao et al.'s Algorithm 6 (p3 spec §3.1):
-// a user samples k = SampleK(d, ε) distinct coordinates uniformly without
+// SampleKofD is Wang et al.'s and Zhao et al.'s Algorithm 6 (Section VI): a
+// user samples k = SampleK(d, ε) distinct coordinates uniformly without
 // replacement, reports each through a 1-D mechanism at ε/k (ε-LDP by basic
 // composition), multiplied by d/k, and reports 0 on the other coordinates.
 // Every coordinate's report is unbiased with variance (eq. (162))
@@ -93,7 +94,7 @@ func SampleK(d int, eps float64) int {
 // and Y lies in [-(d/k)A, (d/k)A]^d for a 1-D output bound A (ERRATA
 // E3.19). The 1-D reports are the unbiased [-1, 1] estimates of
 // [Unbiased]; a discretised inner mechanism ([NewDiscretized]) rounds before
-// the d/k scaling, as p3 spec §2.9 asks.
+// the d/k scaling.
 type SampleKofD struct {
 	name  string
 	eps   float64
@@ -208,9 +209,9 @@ func (s *SampleKofD) CoordinateVariance(x float64) float64 {
 	return s.scale*(s.inner.Variance(x)+x*x) - x*x
 }
 
-// LaplaceSplit is the paper's multi-dimensional Laplace baseline (p3 spec
-// §2.1, §3.2): every coordinate gets ε/d, i.e. Lap(2d/ε) noise, with
-// variance 8d²/ε².
+// LaplaceSplit is the paper's multi-dimensional Laplace baseline
+// (Zhao et al. Section VII-A): every coordinate gets ε/d, i.e. Lap(2d/ε)
+// noise, with variance 8d²/ε².
 type LaplaceSplit struct {
 	eps float64
 	d   int
@@ -260,7 +261,8 @@ func (l *LaplaceSplit) PerturbVector(dst, x []float64, rng *rand.Rand) error {
 func (l *LaplaceSplit) CoordinateVariance(x float64) float64 { return l.lap.Variance(x) }
 
 // DuchiMD is Duchi et al.'s multi-dimensional mechanism for [-1, 1]^d
-// (p3 spec §3.2), with the ties of even d split evenly between T+ and T-:
+// (a baseline of Zhao et al. Section VII), with the ties of even d split
+// evenly between T+ and T-:
 //
 //  1. draw v ∈ {-1, 1}^d with P[v_j = 1] = (1 + x_j)/2, independently;
 //  2. report z ∈ {-B, B}^d with

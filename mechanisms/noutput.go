@@ -8,8 +8,8 @@ import (
 	"slices"
 )
 
-// NOutput is Baek & Chung's N-output mechanism (p0 spec §2.4–2.5, paper
-// Section 3): an input x in [-1, 1] is reported as one of N outputs
+// NOutput is Baek & Chung's N-output mechanism (Section 3): an input x in
+// [-1, 1] is reported as one of N outputs
 //
 //	Ω = {-a_n, …, -a_1, a_1, …, a_n}          N = 2n,
 //	Ω = {-a_n, …, -a_1, 0, a_1, …, a_n}       N = 2n+1,
@@ -40,7 +40,8 @@ import (
 // weights that make it unbiased. So a report costs one uniform, and the
 // variance is a sum of non-negative terms Σ_i P[a_i|x]·(a_i - x)², which
 // keeps its relative accuracy where it is small (large ε, where
-// -x² + (a_{i-1}+a_i)x - t·a_{i-1}a_i + 2p·Σa_j² of L310–314 cancels).
+// -x² + (a_{i-1}+a_i)x - t·a_{i-1}a_i + 2p·Σa_j² of Section 3.4's
+// Var_i[Y|x] cancels).
 //
 // On every piece the variance is a concave quadratic (coefficient of x² is
 // -1), so the worst case is the largest of the pieces' values at their
@@ -52,9 +53,9 @@ import (
 // Theorem 4 gives an increasing sequence contributes its Theorem 4
 // configuration (odd N with p0 from eq. (12)) and its Theorem 5
 // configuration (stable recurrence, E0.9), each scored by its exact worst
-// case (spec §2.5). [NewNOutputN] fixes N. Reports are elements of
-// [NOutput.Outputs]; [NOutput.PerturbIndex] returns the index instead, the
-// ⌈log2 N⌉-bit symbol a client would send ([NOutput.Bits]).
+// case. [NewNOutputN] fixes N. Reports are elements of [NOutput.Outputs];
+// [NOutput.PerturbIndex] returns the index instead, the ⌈log2 N⌉-bit symbol
+// a client would send ([NOutput.Bits]).
 type NOutput struct {
 	name string
 	eps  float64
@@ -122,7 +123,8 @@ type noConfig struct {
 }
 
 // newConfig returns the configuration with N outputs, p0 (0 for even N)
-// and no outputs yet: p, t and p* - p from eqs. (7)–(11), L266, L270.
+// and no outputs yet: p, t and p* - p from eqs. (7)–(11) and the sum
+// conditions of Section 3.3.
 func newConfig(em1 float64, N int, p0 float64) noConfig {
 	n := N / 2
 	odd := N%2 == 1
@@ -217,7 +219,8 @@ func (c *noConfig) varPiece(i int, x float64) float64 {
 
 // vertex returns the maximiser of piece i's variance, a concave quadratic
 // -x² + b_i·x + k_i: b_i/2 with b_i = a_{i-1} + a_i (i ≥ 2), 0 (even N,
-// i = 1) and a_1·p0/p (odd N, i = 1: a_1(e·p + p - 2p*)/((e-1)p), L354).
+// i = 1) and a_1·p0/p (odd N, i = 1: a_1(e·p + p - 2p*)/((e-1)p), x_1* of
+// Theorem 4).
 func (c *noConfig) vertex(i int) float64 {
 	switch {
 	case i >= 2:
@@ -246,10 +249,10 @@ func (c *noConfig) score() {
 }
 
 // NewNOutput returns the N-output mechanism at budget eps with N, Ω and p0
-// chosen to minimise the worst-case variance (Algorithm 2 corrected, p0
-// spec §2.5), registered as "n-output". N is 2 (Duchi) for ε up to about
-// ln 2, 3 (Three-Outputs) up to about 2.5, and grows with ε (Table 2;
-// [NOutputMaxN] caps it).
+// chosen to minimise the worst-case variance (Algorithm 2 corrected, E0.7),
+// registered as "n-output". N is 2 (Duchi) for ε up to about ln 2, 3
+// (Three-Outputs) up to about 2.5, and grows with ε (Table 2; [NOutputMaxN]
+// caps it).
 func NewNOutput(eps float64) (*NOutput, error) {
 	if err := checkEpsilon("n-output", eps); err != nil {
 		return nil, err
@@ -542,7 +545,7 @@ func (m *NOutput) PerturbIndexBatch(dst []int, xs []float64, rng *rand.Rand) err
 }
 
 // Variance returns Var[Y | x] = Σ_i P[a_i|x]·(a_i - x)², the noise variance
-// of L310–314 in a form without cancellation.
+// of Section 3.4 (Var_i[Y|x]) in a form without cancellation.
 func (m *NOutput) Variance(x float64) float64 {
 	ax := min(math.Abs(x), 1)
 	return m.cfg.varPiece(m.piece(ax), ax)

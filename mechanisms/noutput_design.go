@@ -45,7 +45,7 @@ func (c *noConfig) setOutputs(a []float64) {
 	}
 }
 
-// theorem4 sets the outputs of Theorem 4 (L329–355): a_n = 1/t,
+// theorem4 sets the outputs of Theorem 4: a_n = 1/t,
 // a_{n-1} = ((2t-1) - 8p·ΣP_iQ_i)/(1 + 8p·ΣP_i²)·a_n, and
 // a_i = (4t-2)a_{i+1} - a_{i+2}, with P, Q the same recurrence started
 // from (P_n, P_{n-1}) = (0, 1) and (Q_n, Q_{n-1}) = (1, 0). The recurrence
@@ -79,8 +79,8 @@ func (c *noConfig) theorem4(buf []float64) {
 	c.how = "theorem 4"
 }
 
-// theorem5 sets the outputs of Theorem 5 (L370–380): a_n = 1/t,
-// a_i = C_i·a_{i+1}, C_1 = 1/(4t-1) (even N) or 1/(4t-2) (odd N), and
+// theorem5 sets the outputs of Theorem 5: a_n = 1/t, a_i = C_i·a_{i+1},
+// C_1 = 1/(4t-1) (even N) or 1/(4t-2) (odd N), and
 // C_{i+1} = 1/((2t-1) + √((2t-1)² + K_i)), K_i = C_i² + 2C_i - 4t·C_i: the
 // positive root of K_i·C² + (4t-2)C - 1 = 0 written without the
 // cancellation of the printed form (ERRATA E0.9). It returns false unless
@@ -137,7 +137,7 @@ func nOutputDuchi(em1 float64) noConfig {
 	return c
 }
 
-// nOutputThree returns the N = 3 configuration (L384–387): one piece
+// nOutputThree returns the N = 3 configuration (Section 3.4): one piece
 // [0, 1], a_1 = 1/t, and p0 = q in [0, 1/(e+2)] minimising the worst case,
 // Var_1 at min(1, x_1*). It is Three-Outputs with P[0 | 0] = e^ε·q.
 //
@@ -217,8 +217,8 @@ func nOutputThree(em1 float64) noConfig {
 // from eq. (12): p0 in [0, p] with Var_n(x_n*) = Var_1(x_1*) when the gap
 // changes sign on [0, p], found by bisection to adjacent floats; p0 = p
 // when Var_n < Var_1 throughout (the argmin of |gap| is then at p). ok is
-// false when Var_n > Var_1 even at p0 = 0 (N is too large, L364) or the
-// outputs are not increasing.
+// false when Var_n > Var_1 even at p0 = 0 (N is too large, Section 3.4
+// after eq. (12)) or the outputs are not increasing.
 func nOutputOddP0(em1 float64, N int, buf []float64) (noConfig, bool) {
 	// gapAt builds the Theorem 4 configuration at p0 in buf (scratch) and
 	// returns its gap, or ok = false if its outputs do not increase.
@@ -281,7 +281,7 @@ func nOutputOddP0(em1 float64, N int, buf []float64) (noConfig, bool) {
 }
 
 // nOutputCandidates returns every configuration Algorithm 2 (corrected,
-// E0.7, in the form of p0 spec §2.5) considers at budget eps: N = 2, N = 3,
+// E0.7: both theorems for every N) considers at budget eps: N = 2, N = 3,
 // and for N = 4, 5, … the Theorem 4 configuration (odd N: p0 from eq. (12))
 // and the Theorem 5 configuration, each when valid, until the Theorem 4
 // sequence at p = 1/(e+N-1) is no longer increasing (or N exceeds maxN).

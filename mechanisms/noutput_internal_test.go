@@ -47,9 +47,9 @@ func strictAlgorithm2(eps float64, stopOdd bool) []noConfig {
 }
 
 // TestAlgorithm2AsPrinted: the candidate set of NewNOutput (both theorems
-// for every N, spec §2.5) selects the same N and worst case as Algorithm 2
-// read literally (with or without stopping at an odd N that is too large)
-// on ε = 0.05, 0.1, …, 16.
+// for every N, E0.7) selects the same N and worst case as Algorithm 2 read
+// literally (with or without stopping at an odd N that is too large) on
+// ε = 0.05, 0.1, …, 16.
 func TestAlgorithm2AsPrinted(t *testing.T) {
 	for k := 1; k <= 320; k++ {
 		eps := 0.05 * float64(k)

@@ -1,8 +1,8 @@
 package mechanisms_test
 
-// The checkable numbers of Baek & Chung (p0 spec §5): Table 1's
-// crossovers, Table 2's N(ε) step points and bits, Figure 2's zero
-// crossings and lower bound, Lemma 6's limit.
+// The checkable numbers of Baek & Chung: Table 1's crossovers, Table 2's
+// N(ε) step points and bits, Figure 2's zero crossings and lower bound,
+// Lemma 6's limit.
 
 import (
 	"math"
@@ -141,12 +141,12 @@ func deviation(eps float64) float64 {
 }
 
 // TestFigure2: N-output beats PM-SUB on (0, 3.4995) and (3.6888, 4.1796)
-// (L56, L437: "0 < ε < 3.5 and 3.7 < ε < 4.15"; the third crossing is at
-// 4.1796, above 4.15, ERRATA E0.15), and again, by at most 0.01 %, on
-// (4.5759, 4.6147), a lobe the text does not mention; from there to ε = 8
-// (and on to 16) PM-SUB is better, by at most 3.9933 % up to 8 (just below the
-// N = 16 → 17 step at ε = 7.97937), so the "−4 %" bound holds. The left
-// end is the ε → 0 limit of V_PMsub/V_Duchi, 4/3 (+33 %).
+// (Sec. 1 and the text on Fig. 2: "0 < ε < 3.5 and 3.7 < ε < 4.15"; the
+// third crossing is at 4.1796, above 4.15, ERRATA E0.15), and again, by at
+// most 0.01 %, on (4.5759, 4.6147), a lobe the text does not mention; from
+// there to ε = 8 (and on to 16) PM-SUB is better, by at most 3.9933 % up to
+// 8 (just below the N = 16 → 17 step at ε = 7.97937), so the "−4 %" bound
+// holds. The left end is the ε → 0 limit of V_PMsub/V_Duchi, 4/3 (+33 %).
 func TestFigure2(t *testing.T) {
 	crossings := []float64{3.499525592, 3.688824840, 4.179593245, 4.575894948, 4.614695039}
 	for _, c := range crossings {

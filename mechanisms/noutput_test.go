@@ -28,9 +28,9 @@ func noGrid(m *mechanisms.NOutput, steps int) []float64 {
 }
 
 // TestNOutputReference: the optimal N, construction, p0 and worst case
-// against an independent 40-digit mpmath implementation of p0 spec §2.4–2.5
+// against an independent 40-digit mpmath implementation of Section 3
 // (Theorems 4 and 5 as printed, eq. (12) by bisection, N = 3 by golden
-// section; the variance as -x² + b_i·x + k_i of L310–314).
+// section; the variance as -x² + b_i·x + k_i of Var_i[Y|x], Section 3.4).
 func TestNOutputReference(t *testing.T) {
 	for _, c := range []struct {
 		eps   float64

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 )
 
-// NPRR is the simplified NPRR of Raab et al. (p2 spec §2.5, Algorithm 2;
+// NPRR is the simplified NPRR of Raab et al. (Section 3.2.4, Algorithm 2;
 // Waudby-Smith et al.'s mechanism, App. B) with discretisation k ≥ 1.
 //
 // An input v in [-1, 1] is mapped to s = k(v+1)/2 ∈ [0, k] and rounded
@@ -14,8 +14,7 @@ import (
 // budget ε, and the index z becomes the report 2z/k - 1 ∈ {-1, -1+2/k, …, 1}.
 // Indices are integers throughout (the authors' code passes float indices,
 // E2.16), and the rounding is never round() or truncation, which bias every
-// input off the grid (p2 spec §11.4; the test TestNPRRRoundTrap shows by
-// how much).
+// input off the grid (the test TestNPRRRoundTrap shows by how much).
 //
 // With e = e^ε, GRR keeps the index with p = e/(e+k) and moves it to each
 // other index with q = 1/(e+k); equivalently it keeps it with c = p - q =
@@ -168,7 +167,7 @@ func (m *NPRR) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 func (m *NPRR) Debias(y float64) float64 { return y / m.c }
 
 // SecondMoment returns E[Y² | x] of the raw report,
-// S_k·q + c·(x² + (4/k²)θ(1-θ)) (p2 spec §2.5).
+// S_k·q + c·(x² + (4/k²)θ(1-θ)) (derived; the paper gives no moments).
 func (m *NPRR) SecondMoment(x float64) float64 {
 	_, theta := m.split(x)
 	r := theta * (1 - theta) / (m.half * m.half) // (4/k²)θ(1-θ)

@@ -227,9 +227,10 @@ func TestNPRRStatistics(t *testing.T) {
 	}
 }
 
-// roundedNPRR is NPRR with the rounding trap of p2 spec §11.4: the input
-// is rounded to a grid index by round (or truncation) instead of
-// stochastically, so every input off the grid is biased.
+// roundedNPRR is NPRR with the rounding trap that Algorithm 2's stochastic
+// rounding avoids: the input is rounded to a grid index by round
+// (or truncation) instead of stochastically, so every input off the grid is
+// biased.
 type roundedNPRR struct {
 	*mechanisms.NPRR
 	round func(float64) float64

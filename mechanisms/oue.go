@@ -8,9 +8,9 @@ import (
 )
 
 // OUE is optimised unary encoding over the categories {0, …, d-1} (Wang et
-// al., USENIX Security 2017; the OUE baseline of Baek & Chung's Fig. 4, p0
-// spec §2.8): a user's category is one-hot encoded and each of the d bits
-// is reported independently, the true category's bit as 1 with probability
+// al., USENIX Security 2017; the OUE baseline of Baek & Chung's Fig. 4,
+// Sec. 5.2): a user's category is one-hot encoded and each of the d bits is
+// reported independently, the true category's bit as 1 with probability
 // p = 1/2, every other bit as 1 with probability q = 1/(e^ε+1). A report's
 // probability given x is Π over bits, and changing x changes two factors,
 // by (p/q)·((1-q)/(1-p)) = e^ε at most: ε-LDP.

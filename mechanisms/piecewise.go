@@ -6,9 +6,10 @@ import (
 )
 
 // Piecewise is the piecewise family with width parameter t > 0 of Zhao et
-// al. (p3 spec §2.6, eqs. (26)–(32)); Wang et al.'s PM is t = e^{ε/2}
+// al. (Section V-B, eqs. (26)–(32)); Wang et al.'s PM is t = e^{ε/2}
 // ([NewPM]), PM-SUB is t = e^{ε/3}, PM-OPT the t that minimises the worst
-// case variance (ERRATA C.1: one implementation serves every paper).
+// case variance (the four papers write the family with different symbols;
+// one implementation serves them all).
 //
 // With e = e^ε and input x in [-1, 1] the report has density
 //
@@ -90,9 +91,10 @@ func NewPiecewise(name string, eps, t float64) (*Piecewise, error) {
 	return m, nil
 }
 
-// NewPM returns Wang et al.'s piecewise mechanism PM (p3 spec §2.3, p4 spec
-// §3.3): the piecewise family with t = e^{ε/2}, where A is Wang et al.'s
-// C = (e^{ε/2}+1)/(e^{ε/2}-1) and L, R are their l(x), r(x).
+// NewPM returns Wang et al.'s piecewise mechanism PM (ICDE 2019; Du et al.
+// Section 2.4, Raab et al. Definition 3): the piecewise family with
+// t = e^{ε/2}, where A is Wang et al.'s C = (e^{ε/2}+1)/(e^{ε/2}-1) and L,
+// R are their l(x), r(x).
 func NewPM(eps float64) (*Piecewise, error) {
 	if err := checkEpsilon("pm", eps); err != nil {
 		return nil, err
@@ -119,7 +121,7 @@ func (m *Piecewise) Window(x float64) (l, r float64) {
 	return m.r * (xt - 1), m.r * (xt + 1)
 }
 
-// Perturb returns one report of x from two uniforms (p3 spec §2.6,
+// Perturb returns one report of x from two uniforms (Zhao et al.
 // Algorithms 3/4): the first chooses the inner window with probability
 // e^ε/(t+e^ε), the second places the report uniformly in the window or in
 // the outer part [-A, L) ∪ (R, A]. The outer sides are chosen by length,

@@ -33,7 +33,8 @@ func TestPMReference(t *testing.T) {
 }
 
 // TestPMMatchesWang: the family at t = e^{ε/2} is Wang et al.'s PM in the
-// C, l, r, p, q parameterisation of p3 §2.3 and p4 §3.3.
+// C, l, r, p, q parameterisation of Du et al. Section 2.4 and Raab et al.
+// Definition 3.
 func TestPMMatchesWang(t *testing.T) {
 	for _, eps := range []float64{0.01, 0.5, 1, 4, 16} {
 		m, _ := mechanisms.NewPM(eps)
@@ -145,7 +146,7 @@ func TestPMSub(t *testing.T) {
 		}
 		pm, _ := mechanisms.NewPM(eps)
 		if m.WorstCaseVariance() >= pm.WorstCaseVariance() {
-			t.Errorf("ε=%v: PM-SUB %v not below PM %v (L61)", eps, m.WorstCaseVariance(), pm.WorstCaseVariance())
+			t.Errorf("ε=%v: PM-SUB %v not below PM %v (Zhao et al. Table II)", eps, m.WorstCaseVariance(), pm.WorstCaseVariance())
 		}
 	}
 	m, _ := mechanisms.NewPiecewise("pm-sub", 1, math.Exp(1.0/3))
@@ -154,7 +155,8 @@ func TestPMSub(t *testing.T) {
 
 func TestPMBucketReference(t *testing.T) {
 	m, _ := mechanisms.NewPM(1)
-	// From mpmath quadrature of the p3 §2.3 density, split at the kinks.
+	// From mpmath quadrature of PM's density (Du et al. Section 2.4), split
+	// at the kinks.
 	for _, c := range []struct{ ylo, yhi, xlo, xhi, want float64 }{
 		{0.3, 0.9, -0.4, 0.8, 0.11742782791467890689}, // two kinks inside the bin
 		{0.3, 0.9, 0.2, 0.2, 0.12114078248892570527},

@@ -2,11 +2,12 @@ package mechanisms
 
 import "math"
 
-// NewPMSub returns Zhao et al.'s PM-SUB (p3 spec §2.8, Algorithm 4): the
+// NewPMSub returns Zhao et al.'s PM-SUB (Section V-C, Algorithm 4): the
 // piecewise family ([Piecewise]) with t = e^{ε/3}, registered as "pm-sub".
 // Its worst-case variance is eq. (33),
 // 5e^{4ε/3}/(3(e^ε-1)²) + 5e^{2ε/3}/(3(e^ε-1)²) + 2e^ε/(e^ε-1)², below
-// PM's for every ε (L61). Its output range is [-A, A], not [-1, 1] (E3.11).
+// PM's for every ε (Table II). Its output range is [-A, A], not [-1, 1]
+// (E3.11).
 func NewPMSub(eps float64) (*Piecewise, error) {
 	if err := checkEpsilon("pm-sub", eps); err != nil {
 		return nil, err
@@ -14,7 +15,7 @@ func NewPMSub(eps float64) (*Piecewise, error) {
 	return NewPiecewise("pm-sub", eps, math.Exp(eps/3))
 }
 
-// NewPMOpt returns Zhao et al.'s PM-OPT (p3 spec §2.7, Algorithm 3): the
+// NewPMOpt returns Zhao et al.'s PM-OPT (Section V-B, Algorithm 3): the
 // piecewise family with the width t = [PMOptT](eps) that minimises the
 // worst-case variance eq. (32), registered as "pm-opt".
 func NewPMOpt(eps float64) (*Piecewise, error) {

@@ -15,10 +15,10 @@ func quartic58(eps, t float64) float64 {
 	return (t*t*t*t + 2*e*t*t*t - 2*e*t - e*e) / (e * e)
 }
 
-// pmOptClosedForm is eq. (30) as corrected by E3.4 (p3 spec §2.7), in its
-// compact form: t = -E/2 + sgn(2 - E²)·S/2 + ½√(2E² - 2^{2/3}K +
-// |4E - 2E³|/S), E = e^ε, K = ∛(E² - E⁴) (real, negative), S =
-// √(E² + 2^{2/3}K). It is 0/0 at ε = ln √2, where (30c) holds.
+// pmOptClosedForm is eq. (30) as corrected by E3.4, in its compact form:
+// t = -E/2 + sgn(2 - E²)·S/2 + ½√(2E² - 2^{2/3}K + |4E - 2E³|/S), E = e^ε,
+// K = ∛(E² - E⁴) (real, negative), S = √(E² + 2^{2/3}K). It is 0/0 at
+// ε = ln √2, where (30c) holds.
 func pmOptClosedForm(eps float64) float64 {
 	E := math.Exp(eps)
 	K := math.Cbrt(E*E - E*E*E*E)
@@ -31,8 +31,8 @@ func pmOptClosedForm(eps float64) float64 {
 	return -E/2 + sgn*S/2 + 0.5*math.Sqrt(2*E*E-c*K+math.Abs(4*E-2*E*E*E)/S)
 }
 
-// pmOptPrinted30b is branch (30b) as printed (L395): the second square
-// root enters with a minus sign, so every term is negative (E3.4).
+// pmOptPrinted30b is branch (30b) as printed: the second square root enters
+// with a minus sign, so every term is negative (E3.4).
 func pmOptPrinted30b(eps float64) float64 {
 	E := math.Exp(eps)
 	K := math.Cbrt(E*E - E*E*E*E)

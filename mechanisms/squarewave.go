@@ -6,8 +6,8 @@ import (
 )
 
 // SquareWave is Li et al.'s Square Wave mechanism (SIGMOD 2020) as used by
-// Du et al. (p4 spec §3.4). An input s in [0, 1] is reported on
-// [-b, 1+b] with density p on the window [s-b, s+b] and q elsewhere,
+// Du et al. (Section 2.5). An input s in [0, 1] is reported on [-b, 1+b]
+// with density p on the window [s-b, s+b] and q elsewhere,
 //
 //	b = (εe^ε - e^ε + 1)/(2e^ε(e^ε - ε - 1)),
 //	p = e^ε/(2be^ε + 1),  q = 1/(2be^ε + 1).
@@ -15,9 +15,9 @@ import (
 // The window never leaves [-b, 1+b]. The report is biased, with
 // E[Y|s] = q/2 + qb + 2b(p-q)s; [SquareWave.Debias] inverts this affine map,
 // and [SquareWave.Variance] is the variance of the de-biased report on
-// [0, 1] (var_usw of L172). [Unbiased] maps it to [-1, 1], multiplying the
-// variance by 4 (E4.5). Density, CDF and BucketGivenBin describe the raw
-// report Y.
+// [0, 1] (var_usw of Du et al. Section 4.1). [Unbiased] maps it to [-1, 1],
+// multiplying the variance by 4 (E4.5). Density, CDF and BucketGivenBin
+// describe the raw report Y.
 //
 // b is computed without the cancellation of e^ε - ε - 1 (a power series for
 // ε < 1, and the form b·e^ε = (ε - 1 + e^{-ε})/(2(1 - (1+ε)e^{-ε}))
@@ -116,8 +116,8 @@ func (m *SquareWave) Domain() (lo, hi float64) { return 0, 1 }
 func (m *SquareWave) B() float64 { return m.b }
 
 // Perturb returns one raw (biased) report of s from one uniform, as the
-// authors' sampler (p4 spec §3.4): the uniform is spread over the output
-// range by the inverse CDF.
+// authors' sampler: the uniform is spread over the output range by the
+// inverse CDF.
 func (m *SquareWave) Perturb(s float64, rng *rand.Rand) float64 {
 	return m.report(s, rng.Float64())
 }
@@ -178,13 +178,14 @@ func (m *SquareWave) PerturbBatch(dst, xs []float64, rng *rand.Rand) error {
 }
 
 // Debias maps a raw report to the unbiased estimate
-// (y - q/2 - qb)/(2b(p-q)) of s (L166–168).
+// (y - q/2 - qb)/(2b(p-q)) of s (Du et al. Section 4.1).
 func (m *SquareWave) Debias(y float64) float64 { return (y - m.alpha) / m.slope }
 
 // Mean returns E[Y|s] = q/2 + qb + 2b(p-q)s of the raw report.
 func (m *SquareWave) Mean(s float64) float64 { return m.alpha + m.slope*s }
 
-// RawVariance returns var_sw(s) of L97, the variance of the raw report.
+// RawVariance returns var_sw(s) of Du et al. Section 2.5, the variance of
+// the raw report.
 //
 // var_sw is quadratic in s with leading coefficient k(1-k), k = 2b(p-q), and
 // symmetric about s = 1/2, so var_sw(s) = var_sw(0) - k(1-k)s(1-s); this
@@ -195,7 +196,7 @@ func (m *SquareWave) RawVariance(s float64) float64 {
 }
 
 // Variance returns var_usw(s) = var_sw(s)/(2b(p-q))², the variance of the
-// de-biased report on [0, 1] (L172).
+// de-biased report on [0, 1] (Du et al. Section 4.1).
 func (m *SquareWave) Variance(s float64) float64 {
 	return m.RawVariance(s) / (m.slope * m.slope)
 }

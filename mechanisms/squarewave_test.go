@@ -70,7 +70,7 @@ func TestSquareWaveReference(t *testing.T) {
 }
 
 // TestSquareWaveFormulas: the implementation against the formulas as
-// printed in p4 §3.4, at ε where they are numerically safe.
+// printed in Du et al. Section 2.5, at ε where they are numerically safe.
 func TestSquareWaveFormulas(t *testing.T) {
 	for _, eps := range []float64{0.1, 0.5, 1, 2, 4, 8} {
 		m, _ := mechanisms.NewSquareWave(eps)
@@ -85,15 +85,15 @@ func TestSquareWaveFormulas(t *testing.T) {
 			if math.Abs(m.Mean(s)-mean) > 1e-12 || math.Abs(m.Debias(mean)-s) > 1e-11 {
 				t.Errorf("ε=%v s=%v: mean %v, want %v; Debias(mean) = %v", eps, s, m.Mean(s), mean, m.Debias(mean))
 			}
-			// L97, printed form.
+			// var_sw of Section 2.5, printed form.
 			vsw := q*(b*b*b-math.Pow(b+s, 3)-math.Pow(b-s, 3)+math.Pow(b+1, 3))/3 -
 				math.Pow(q+2*b*q+4*b*p*s-4*b*q*s, 2)/4 + 2*b*p*(b*b+3*s*s)/3
 			if math.Abs(m.RawVariance(s)-vsw) > 1e-12 {
-				t.Errorf("ε=%v s=%v: var_sw %v, L97 %v", eps, s, m.RawVariance(s), vsw)
+				t.Errorf("ε=%v s=%v: var_sw %v, printed %v", eps, s, m.RawVariance(s), vsw)
 			}
 			k := 2 * b * (p - q)
 			if !relClose(m.Variance(s), vsw/(k*k), 1e-10) {
-				t.Errorf("ε=%v s=%v: var_usw %v, L172 %v", eps, s, m.Variance(s), vsw/(k*k))
+				t.Errorf("ε=%v s=%v: var_usw %v, printed %v", eps, s, m.Variance(s), vsw/(k*k))
 			}
 			// Moments of the density, numerically.
 			lo, hi := m.OutputRange()
@@ -140,7 +140,7 @@ func TestSquareWaveSmallAndLargeEpsilon(t *testing.T) {
 
 func TestSquareWaveBucketReference(t *testing.T) {
 	m, _ := mechanisms.NewSquareWave(1)
-	// From mpmath quadrature of the p4 §3.4 density.
+	// From mpmath quadrature of the density of Du et al. Section 2.5.
 	for _, c := range []struct{ ylo, yhi, slo, shi, want float64 }{
 		{0.2, 0.5, 0.1, 0.4, 0.31609630305081251274},
 		{0.2, 0.5, 0.3, 0.3, 0.34089153647691564329},
@@ -176,8 +176,9 @@ func TestSquareWaveBrokenCaught(t *testing.T) {
 	}
 }
 
-// unscaledSW is SW as an estimate on [-1, 1] with the variance of L172
-// used as printed, without the ×4 of the [0, 1] → [-1, 1] map (E4.5).
+// unscaledSW is SW as an estimate on [-1, 1] with the variance var_usw of
+// Section 4.1 used as printed, without the ×4 of the [0, 1] → [-1, 1] map
+// (E4.5).
 type unscaledSW struct {
 	mechanisms.Estimate
 	sw *mechanisms.SquareWave

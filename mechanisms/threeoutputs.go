@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 )
 
-// ThreeOutputs is Zhao et al.'s Three-Outputs mechanism (p3 spec §2.5,
+// ThreeOutputs is Zhao et al.'s Three-Outputs mechanism (Section V-A,
 // Algorithm 2, Appendices A–F): an input x in [-1, 1] is reported as -C, 0
 // or C.
 //

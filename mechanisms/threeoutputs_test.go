@@ -93,10 +93,9 @@ func TestThreeOutputsVariance(t *testing.T) {
 	// (1-a+b)C² - 1 (eq. (76), and the first line of eq. (77)'s second
 	// branch), which simplifies to (e+1)²e/((e-1)²(e-a)) - 1. The paper's
 	// simplification in eq. (77) prints (e+1)²e^{2ε}/((e-1)²(e-a)²) - 1
-	// (= C² - 1, as if 1-a+b were 1), which ERRATA E3.7 and the spec §2.5
-	// repeat as the correction; eq. (86a) prints e^ε over (e-a)². Neither is
-	// Var(1); this branch never applies at the optimal a (the vertex is then
-	// below 1), so eq. (122) is unaffected.
+	// (= C² - 1, as if 1-a+b were 1), and eq. (86a) prints e^ε over (e-a)².
+	// Neither is Var(1) (E3.7); this branch never applies at the optimal a
+	// (the vertex is then below 1), so eq. (122) is unaffected.
 	for _, c := range []struct{ eps, a float64 }{{0.7, 0.5}, {1, 0.55}, {0.3, 0.2}} {
 		m, err := mechanisms.NewThreeOutputsA("to-a", c.eps, c.a)
 		if err != nil {
@@ -233,7 +232,7 @@ func TestThreeOutputsA(t *testing.T) {
 	}
 }
 
-// toSpec returns the corrected probabilities of p3 spec §2.5 literally:
+// toSpec returns the corrected eqs. (2)–(4) (E3.1, E3.2) literally:
 // P[-C|x], P[0|x], P[C|x].
 func toSpec(eps, a, x float64) [3]float64 {
 	e := math.Exp(eps)

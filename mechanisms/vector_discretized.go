@@ -9,10 +9,10 @@ import (
 // the 1-D reports: Algorithm 6 ([NewSampleKofD]) over the registered
 // mechanism method wrapped in [NewDiscretized] with grid parameter m (2m+1
 // output levels), so that each sampled coordinate is rounded before the
-// d/k scaling (p3 spec §2.9, trap 6). m = 0 is NewVector itself. Duchi's
-// multi-dimensional mechanism and the Laplace split have no bounded
-// continuous 1-D report to discretise and are refused, as is any method
-// NewDiscretized refuses.
+// d/k scaling, on the inner mechanism's own grid (E3.19). m = 0 is
+// NewVector itself. Duchi's multi-dimensional mechanism and the Laplace
+// split have no bounded continuous 1-D report to discretise and are
+// refused, as is any method NewDiscretized refuses.
 func NewVectorDiscretized(method string, d int, eps float64, m int) (Vector, error) {
 	if m == 0 {
 		return NewVector(method, d, eps)

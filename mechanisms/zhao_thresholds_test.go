@@ -10,10 +10,10 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// Theory of Zhao et al. (p3 spec §2.11, ERRATA E3.13): the crossovers of
-// the worst-case variances printed in Tables I and II, HM-TP's switch
-// point, and where HM-TP is not the lowest. Every crossing is found by
-// bisection of the difference of the registered mechanisms'
+// Theory of Zhao et al. (Tables I and II, Fig. 1; ERRATA E3.13): the
+// crossovers of the worst-case variances printed in Tables I and II,
+// HM-TP's switch point, and where HM-TP is not the lowest. Every crossing
+// is found by bisection of the difference of the registered mechanisms'
 // WorstCaseVariance (exact closed forms), and compared with the printed
 // value at the paper's precision (±0.01) and with the value of
 // testdata/zhao_reference.py (mpmath, 50 digits, independent formulas) to
@@ -51,8 +51,8 @@ func crossing(t testing.TB, a, b string, lo, hi float64) float64 {
 	}
 }
 
-// zhaoCrossings: every crossover of Tables I and II (p3 spec §2.11), ε* of
-// eq. (151), and the crossings behind E3.13.
+// zhaoCrossings: every crossover of Tables I and II, ε* of eq. (151), and
+// the crossings behind E3.13.
 var zhaoCrossings = []struct {
 	what    string
 	a, b    string
@@ -84,16 +84,16 @@ func TestZhaoCrossings(t *testing.T) {
 			t.Errorf("%s: crossing at %.10f, reference %.10f", c.what, got, c.exact)
 		}
 	}
-	// The text's rounded variants (L94 "≤ 2.3", L359 "3.2") and L61's
-	// ln 2: within their own precision.
+	// The text's rounded variants (Section II's "≤ 2.3", Section V-B's
+	// "3.2") and the introduction's ln 2: within their own precision.
 	if got := crossing(t, "duchi", "laplace", 2, 2.6); math.Abs(got-2.3) > 0.05 {
-		t.Errorf("Duchi = Laplace at %v, L94 says 2.3", got)
+		t.Errorf("Duchi = Laplace at %v, Section II says 2.3", got)
 	}
 	if got := crossing(t, "three-outputs", "pm", 3, 3.5); math.Abs(got-3.2) > 0.1 {
-		t.Errorf("Three-Outputs = PM at %v, L359 says 3.2", got)
+		t.Errorf("Three-Outputs = PM at %v, Section V-B says 3.2", got)
 	}
 	if got := mechanisms.HMTPEpsStar(); math.Abs(got-0.610986) > 1e-6 {
-		t.Errorf("ε* = %v, L1378 prints 0.610986", got)
+		t.Errorf("ε* = %v, eq. (151) prints 0.610986", got)
 	}
 }
 
@@ -146,10 +146,10 @@ func orderString(order [][]string) string {
 	return strings.Join(parts, " < ")
 }
 
-// TestZhaoTableOrderings: every ordering of Tables I and II (p3 spec
-// §2.11) holds at five points inside its band (the bands end at the exact
-// crossings; the last one runs to ε = 30), and the "for every ε" claims
-// PM < Laplace (L51) and PM-SUB < PM (L61).
+// TestZhaoTableOrderings: every ordering of Tables I and II holds at five
+// points inside its band (the bands end at the exact crossings; the last
+// one runs to ε = 30), and the "for every ε" claims PM < Laplace (Table I)
+// and PM-SUB < PM (Table II).
 func TestZhaoTableOrderings(t *testing.T) {
 	const (
 		dPM    = 1.2897846828567635858
@@ -184,13 +184,13 @@ func TestZhaoTableOrderings(t *testing.T) {
 		}
 	}
 	for eps := 0.01; eps <= 30; eps *= 1.1 {
-		checkOrder(t, "L51", eps, [][]string{{"pm"}, {"laplace"}})
-		checkOrder(t, "L61", eps, [][]string{{"pm-sub"}, {"pm"}})
+		checkOrder(t, "PM < Laplace (Table I)", eps, [][]string{{"pm"}, {"laplace"}})
+		checkOrder(t, "PM-SUB < PM (Table II)", eps, [][]string{{"pm-sub"}, {"pm"}})
 	}
 }
 
 // TestZhaoE313 states the true ordering behind E3.13. The paper claims
-// that HM-TP has the lowest worst case of all (L513, Fig. 1). Over
+// that HM-TP has the lowest worst case of all (Section V-E, Fig. 1). Over
 // ε ∈ [0.1, 8], on a grid of step 0.005:
 //
 //   - ε ≤ 0.61: HM = HM-TP = Three-Outputs = Duchi (all are Duchi's

@@ -14,7 +14,7 @@ type Config struct {
 	// Method is "laplace", "bernoulli", "nprr", "pw" or "value".
 	Method string
 	// Eps is the target ε, split into ε1 (group) and ε2 (value) by the
-	// method's allocation (p2 spec §3.3).
+	// method's allocation (Raab et al. Theorems 1–3, Proposition 6).
 	Eps float64
 	// D is the number of groups, ≥ 2.
 	D int
@@ -161,7 +161,8 @@ func pwSplit(split string, d int) (float64, error) {
 	return 0, errorf("split", split, "want half, ratio:<r> with 0 < r < 1, or fitted")
 }
 
-// allocate returns (ε1, ε2) for the normalised cfg (p2 spec §3.3).
+// allocate returns (ε1, ε2) for the normalised cfg (Raab et al.
+// Theorems 1–3, Proposition 6).
 func allocate(cfg Config) (eps1, eps2 float64) {
 	eps := cfg.Eps
 	switch cfg.Method {

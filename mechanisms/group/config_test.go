@@ -27,13 +27,13 @@ type allocCase struct {
 	eps1, eps2, trueEps float64
 }
 
-// TestAllocations: (ε1, ε2) as p2 spec §3.3 prints them, written out
-// literally here, and at that allocation the claimed ε (the theorem) is the
-// target ε for every method; the true ε is the target too, except Group
-// NPRR with neutral = nprr0 and k ≥ 2: ε + ln((e^ε+k)/(k+1)) (E2.1).
-// Catches the ε/2 + ε/2 split applied to Laplace, Bernoulli or NPRR
-// (p2 spec §11.5), Laplace noise at ε/2, and a fitted split where half is
-// meant.
+// TestAllocations: (ε1, ε2) as the paper prints them (Theorems 1–3,
+// Proposition 6), written out literally here, and at that allocation the
+// claimed ε (the theorem) is the target ε for every method; the true ε is
+// the target too, except Group NPRR with neutral = nprr0 and k ≥ 2:
+// ε + ln((e^ε+k)/(k+1)) (E2.1). Catches the ε/2 + ε/2 split applied to
+// Laplace, Bernoulli or NPRR, Laplace noise at ε/2, and a fitted split
+// where half is meant.
 func TestAllocations(t *testing.T) {
 	for _, eps := range epsGrid {
 		e := math.Exp(eps)
@@ -117,9 +117,9 @@ func TestKeepAndScale(t *testing.T) {
 	}
 }
 
-// TestSecondMoments: M2(v) and M2₀ as p2 spec §5 lists them, written out
-// literally: Laplace v² + 8/ε2², Bernoulli 1, Piecewise
-// v² + v²/(s-1) + (s+3)/(3(s-1)²) with s = e^{ε2/2}, NPRR
+// TestSecondMoments: M2(v) and M2₀ of the delta-method theory (derived; the
+// paper has none), written out literally: Laplace v² + 8/ε2², Bernoulli 1,
+// Piecewise v² + v²/(s-1) + (s+3)/(3(s-1)²) with s = e^{ε2/2}, NPRR
 // S_k/(e^{ε2}+k) + c(v² + (4/k²)θ(1-θ)); the neutral report M2(0), or
 // (k+2)/(3k) for uniform-grid. Catches M2 of the de-biased report instead
 // of the raw one (off by 1/c²) and θ = ½ used for the neutral 0 with even k.

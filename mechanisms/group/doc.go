@@ -18,13 +18,13 @@
 //
 // # Budgets
 //
-// [New] splits the target ε as the paper does (p2 spec §3.3): Laplace
-// ε1 = ε/2, ε2 = ε; Bernoulli ε2 = ε, ε1 = ln((e^ε+1)/2); NPRR ε2 = ε,
-// ε1 = ln((e^ε+k)/(k+1)); Piecewise ε1 + ε2 = ε by a split (half by
-// default); value ε1 = r·ε, ε2 = (1-r)·ε. [Mechanism.ClaimedEpsilon] is
-// the paper's theorem at (ε1, ε2), ε for every method;
-// [Mechanism.TrueEpsilon] is the real worst case, proved in the comment of
-// epsilons and confirmed by exact enumeration in the tests.
+// [New] splits the target ε as the paper does (Theorems 1–3,
+// Proposition 6): Laplace ε1 = ε/2, ε2 = ε; Bernoulli ε2 = ε,
+// ε1 = ln((e^ε+1)/2); NPRR ε2 = ε, ε1 = ln((e^ε+k)/(k+1)); Piecewise
+// ε1 + ε2 = ε by a split (half by default); value ε1 = r·ε, ε2 = (1-r)·ε.
+// [Mechanism.ClaimedEpsilon] is the paper's theorem at (ε1, ε2), ε for
+// every method; [Mechanism.TrueEpsilon] is the real worst case, proved in
+// the comment of epsilons and confirmed by exact enumeration in the tests.
 //
 // Erratum E2.1: Group NPRR as published (neutral = nprr0: the neutral 0
 // goes through NPRR) is not ε-LDP for k ≥ 2. A user whose group changed
@@ -79,7 +79,8 @@
 // Simulate with the exact law of one report (n = 1, chi-square against
 // [Mechanism.JointProbabilities], or buckets of [Mechanism.JointDensity])
 // and its means, variances and covariances over many runs with the
-// closed forms of p2 spec §5, for Simulate and for per-user Perturb alike.
+// derived closed forms (the paper has none), for Simulate and for per-user
+// Perturb alike.
 //
 // # Exact law
 //

@@ -122,8 +122,8 @@ func (m *Mechanism) buildValue() error {
 	return nil
 }
 
-// epsilons returns the claimed ε (the paper's theorem at (ε1, ε2), p2 spec
-// §3.3) and the true worst-case ε.
+// epsilons returns the claimed ε (the paper's theorem at (ε1, ε2):
+// Theorems 1–3, Proposition 6) and the true worst-case ε.
 //
 // Proof of the true ε. Write P(g′, y | g, v) for the law of a report:
 // a·f(y | v) if g′ = g and q·f(y | 0̃) otherwise, f the value mechanism's
@@ -203,8 +203,9 @@ func (m *Mechanism) Eps1() float64 { return m.eps1 }
 // Eps2 returns the value's budget ε2.
 func (m *Mechanism) Eps2() float64 { return m.eps2 }
 
-// ClaimedEpsilon returns the paper's privacy level at (ε1, ε2) (p2 spec
-// §3.3): the target ε for every method at its allocation.
+// ClaimedEpsilon returns the paper's privacy level at (ε1, ε2)
+// (Theorems 1–3, Proposition 6): the target ε for every method at its
+// allocation.
 func (m *Mechanism) ClaimedEpsilon() float64 { return m.claimed }
 
 // TrueEpsilon returns the real worst-case ε (see the proof at epsilons):
@@ -223,9 +224,9 @@ func (m *Mechanism) Keep() (a, q float64) { return m.a, m.q }
 func (m *Mechanism) Scale() float64 { return m.c }
 
 // SecondMoment returns M2(v) = E[v′² | the value mechanism's input v]
-// (p2 spec §5): v² + 8/ε2² (Laplace), 1 (Bernoulli), the NPRR form
-// S_k/(e^{ε2}+k) + c(v² + (4/k²)θ(1-θ)), and v² + Var(v) for Piecewise and
-// the value mechanisms.
+// (derived; the paper has none): v² + 8/ε2² (Laplace), 1 (Bernoulli), the
+// NPRR form S_k/(e^{ε2}+k) + c(v² + (4/k²)θ(1-θ)), and v² + Var(v) for
+// Piecewise and the value mechanisms.
 func (m *Mechanism) SecondMoment(v float64) float64 {
 	switch m.cfg.Method {
 	case "bernoulli":

@@ -17,7 +17,7 @@ type pwFast struct {
 }
 
 // newPWFast returns the sampler's constants for GRR (a, with 1-a given
-// accurately) over d groups and PM at ε2 (p2 spec §2.4).
+// accurately) over d groups and PM at ε2 (Raab et al. Definition 3).
 func newPWFast(a, notA float64, eps2 float64) pwFast {
 	s := math.Exp(eps2 / 2)
 	c := 1 / math.Tanh(eps2/4) // (s+1)/(s-1)
@@ -51,11 +51,11 @@ func newPWFast(a, notA float64, eps2 float64) pwFast {
 // mover the share of its uniform that chose its group (and a scattered
 // read-modify-write per user), and makes the run about a third cheaper.
 //
-// PM's report from w (spec §2.4): w < pin puts it uniformly in the window
-// [l, r], at l + (C-1)·w/pin; otherwise o = (w-pin)(C+1)/(1-pin) is uniform
-// on [0, C+1), the total length of [-C, l) ∪ (r, C], and the report is
-// -C + o on the left part (o < l + C) and r + (o - (l + C)) = o - 1 on the
-// right one. So the sides are chosen by their lengths, and a side of
+// PM's report from w (Definition 3): w < pin puts it uniformly in the
+// window [l, r], at l + (C-1)·w/pin; otherwise o = (w-pin)(C+1)/(1-pin) is
+// uniform on [0, C+1), the total length of [-C, l) ∪ (r, C], and the report
+// is -C + o on the left part (o < l + C) and r + (o - (l + C)) = o - 1 on
+// the right one. So the sides are chosen by their lengths, and a side of
 // length 0 (at v = ±1) is never chosen.
 //
 // Precision: each rescaling spreads the 2^-53 grid of rng.Float64, so the

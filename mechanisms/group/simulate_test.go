@@ -271,7 +271,8 @@ func population(sizes []int) ([]int32, []float64) {
 	return groups, values
 }
 
-// theory holds the closed forms of p2 spec §5 for one population.
+// theory holds the derived closed forms (the paper has none) for one
+// population.
 type theory struct {
 	meanC, varC, meanS, varS, covCS []float64
 	covC01, meanMoved, varMoved     float64
@@ -369,8 +370,8 @@ func checkCov(t *testing.T, what string, xs, ys []float64, mux, muy, cov float64
 
 // TestMoments: over 4,000 runs on a population of 175 users in 3 groups
 // of unequal sizes, Simulate's and per-user Perturb's tallies have the
-// closed-form means, variances and covariances of p2 spec §5:
-// E[C_g] = n_g·a + (n-n_g)·q, E[Sum_g] = a·c·s_g, E[Moved] = n(1-a);
+// derived closed-form means, variances and covariances (the paper has
+// none): E[C_g] = n_g·a + (n-n_g)·q, E[Sum_g] = a·c·s_g, E[Moved] = n(1-a);
 // Var(C_g) = n_g·a(1-a) + (n-n_g)·q(1-q),
 // Var(Sum_g) = Σ_{i∈g}(a·M2(v_i) - a²c²v_i²) + (n-n_g)·q·M2₀,
 // Cov(C_g, Sum_g) = (1-a)·a·c·s_g, Cov(C_0, C_1) = -(n_0+n_1)aq - n_2·q²,
