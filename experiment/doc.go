@@ -15,6 +15,8 @@
 //
 //   - [MethodLister]: the kind can expand the method "*" into every method
 //     it accepts;
+//   - [MethodDescriber]: the kind documents its methods (every shipped
+//     kind does: `ldpbench list kinds -v` and docs/kinds.md print them);
 //   - [MethodLabeler]: the kind names its methods for a legend as its paper
 //     does ("UWA", "Alg. 3 (Laplace)");
 //   - [TrialKeyer]: the kind's trials are paired across some axes (common

@@ -78,6 +78,22 @@ type MethodLister interface {
 	AllMethods() []string
 }
 
+// A MethodDoc describes one method of a kind, or one family of methods:
+// Name as a spec writes it ("uwa"), or a pattern with a placeholder
+// ("single-<s>", "<m>" for any registered mechanism that meets the kind's
+// needs, MechanismTaker); Doc is one or two sentences on what it computes,
+// citing the paper's algorithm or equation.
+type MethodDoc struct {
+	Name, Doc string
+}
+
+// MethodDescriber is implemented by every kind: its methods, in the order
+// a reader meets them, for `ldpbench list kinds -v` and docs/kinds.md (one
+// source, so that the three never drift).
+type MethodDescriber interface {
+	Methods() []MethodDoc
+}
+
 // MethodLabeler is implemented by a kind whose method names are not what a
 // reader of its paper calls them: MethodLabel returns the legend name of a
 // method ("Alg. 3 (Laplace)" for central-alg3-lap, "UWA" for uwa), or false

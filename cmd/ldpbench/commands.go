@@ -93,23 +93,13 @@ func cmdList(_ context.Context, c *cli, args []string) error {
 			}
 		}
 	case "kinds":
-		for _, name := range kinds.Names() {
-			if !*verbose {
+		if !*verbose {
+			for _, name := range kinds.Names() {
 				fmt.Fprintln(stdout, name)
-				continue
 			}
-			k, _ := kinds.Lookup(name)
-			fmt.Fprintf(stdout, "%s\n  metrics: %s\n", name, strings.Join(k.Metrics(), ", "))
-			if _, ok := k.(experiment.MethodLister); ok {
-				fmt.Fprintln(stdout, "  methods: \"*\" lists every one")
-			}
-			if _, ok := k.(experiment.TrialKeyer); ok {
-				fmt.Fprintln(stdout, "  paired: its methods see the same reports in each trial")
-			}
-			for _, p := range k.Params() {
-				fmt.Fprintf(stdout, "  params.%s (%s): %s\n", p.Key, p.Describe(), p.Doc)
-			}
+			break
 		}
+		writeKinds(stdout, kinds, false)
 	default:
 		return usageErrorf("list", "unknown list %q (want mechanisms, datasets, specs or kinds)", pos[0])
 	}
