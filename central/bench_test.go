@@ -121,7 +121,7 @@ func runBench(b *testing.B, f func(rng *rand.Rand), d draws) {
 
 // stair2DExps is the mean number of exponentials of a 2-D staircase draw:
 // 1, plus 1 when the shell comes from the k·r^k component, of weight
-// A·r/(1−r)² against B/(1−r) (spec §2.5).
+// A·r/(1−r)² against B/(1−r) (see Staircase2D.Sample).
 func stair2DExps(eps float64) float64 {
 	g, r := central.Staircase2DGamma(eps), math.Exp(-eps)
 	A, B := 4*(g+r*(1-g)), 2*(g*g+r*(1-g*g))

@@ -39,7 +39,8 @@ type Options struct {
 	ZeroDenominator string
 }
 
-// Estimator registry names (spec §3).
+// Estimator registry names (Algorithms 1–3 of the paper and the swap-model
+// reference; docs/central.md lists them).
 const (
 	NameAlg1      = "central-alg1"
 	NameAlg2      = "central-alg2"
@@ -165,8 +166,8 @@ func (c *clipper) ratio(num, den float64) float64 {
 // badInput reports an input an estimator answers with NaN.
 func badInput(n int, sum float64) bool { return n < 0 || sum != sum }
 
-// alg1 is Algorithm 1 (L91–100): ε/2 on the sum (sensitivity
-// W = max(|l|, |u|), E1.11) and ε/2 on the count.
+// alg1 is Algorithm 1: ε/2 on the sum (sensitivity W = max(|l|, |u|),
+// E1.11) and ε/2 on the count.
 type alg1 struct {
 	clip           clipper
 	sScale, nScale float64 // 2W/ε and 2/ε
@@ -187,8 +188,8 @@ func (e *alg1) Estimate(n int, sum float64, rng *rand.Rand) float64 {
 	return e.clip.ratio(sHat, nHat)
 }
 
-// alg2 is Algorithm 2 (L103–113): the values shifted by the midpoint m,
-// so the sum's sensitivity is w/2 and its noise Lap(w/ε) at ε/2.
+// alg2 is Algorithm 2: the values shifted by the midpoint m, so the sum's
+// sensitivity is w/2 and its noise Lap(w/ε) at ε/2.
 type alg2 struct {
 	clip           clipper // on [−w/2, w/2]
 	m              float64
@@ -210,8 +211,8 @@ func (e *alg2) Estimate(n int, sum float64, rng *rand.Rand) float64 {
 	return e.clip.ratio(sHat, nHat) + e.m
 }
 
-// alg3 holds what Algorithm 3 (L172–183) needs besides its noise: the
-// transform s1 = Σ(x − l)/w, s2 = n − s1, whose neighbouring changes are
+// alg3 holds what Algorithm 3 needs besides its noise: the transform
+// s1 = Σ(x − l)/w, s2 = n − s1, whose neighbouring changes are
 // ±(x′, 1 − x′), x′ ∈ [0, 1] (ℓ1 sensitivity exactly 1), and the output
 // w·Clip(ŝ1/(ŝ1 + ŝ2), [0, 1]) + l.
 type alg3 struct {

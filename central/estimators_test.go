@@ -34,9 +34,9 @@ func mustLC(t *testing.T, name string, eps, a float64, opt central.Options) floa
 
 // runs returns the number of runs for an MSE check at ε: 2·10⁵, or more
 // where the staircase family's error is heavy-tailed. relSE(MSE) ≈
-// √((κ − 1)/T) with κ the kurtosis of the error (spec §5.2); the
-// staircase at γ* has κ = 6.3, 14, 41, 140, 514 at ε = 1, 4, 6, 8, 10
-// (mpmath), so these T keep relSE ≤ 1.3 %.
+// √((κ − 1)/T) with κ the kurtosis of the error; the staircase at γ* has
+// κ = 6.3, 14, 41, 140, 514 at ε = 1, 4, 6, 8, 10 (mpmath), so these T keep
+// relSE ≤ 1.3 %.
 func runs(name string, eps float64) int {
 	if name == central.NameAlg1 || name == central.NameAlg2 || name == central.NameAlg3Lap {
 		return 200000
@@ -132,11 +132,12 @@ func TestEstimatorsMatchLeadingConstant(t *testing.T) {
 // TestBoundaryHalving: at μ = l and μ = u exactly, clipping removes the
 // outward half of the noise and every normalised MSE is half its
 // interior-limit formula (LeadingConstant at α = 0 and 1: Alg. 3-Laplace
-// ½, Alg. 2 1, Alg. 1 2 at μ = 0 and 4 at μ = 1, hourglass σ²ε²/4; spec
-// §4.2 and the drop at L416), within 4.9 SE plus the first-order
-// correction, bounded by 20/(nε) relative (third moments of the clipped
-// noise). Catches a clip to the wrong interval (Alg. 2 clipped to [l, u]
-// before the shift is added back) and a one-sided noise.
+// ½, Alg. 2 1, Alg. 1 2 at μ = 0 and 4 at μ = 1, hourglass σ²ε²/4;
+// docs/central.md, "Leading-order constants", and the drop near the ends
+// that Section 6 describes), within 4.9 SE plus the first-order correction,
+// bounded by 20/(nε) relative (third moments of the clipped noise). Catches
+// a clip to the wrong interval (Alg. 2 clipped to [l, u] before the shift
+// is added back) and a one-sided noise.
 func TestBoundaryHalving(t *testing.T) {
 	const n = 10000
 	seed := uint64(2000)
@@ -375,16 +376,16 @@ func TestNewEstimatorErrors(t *testing.T) {
 	}
 }
 
-// TestLeadingConstantTable: the values of spec §4.2. Alg. 1 on [0, 1] is
-// 5 at α = ½, 4 at α → 0 and 8 at α → 1; on [−3, 2] (W = 3) 4(9 + μ²)/25;
-// Alg. 2 / Alg. 3-Laplace is exactly 2 at every α (E1.18); Alg. 3 with
-// the hourglass is σ²ε²/2·((1−α)² + α²), its sup over α (α → 0) equals
-// the swap reference's and LowerBound; the 2-D staircase's constant
-// exceeds the hourglass's for ε ≥ 1 (Fig. 5c's ratio > 1, L707); and
-// Alg. 3-Laplace at α = ½, ε = 0.1 sits below LowerBound(0.1) (the lower
-// bound is minimax, not a pointwise floor). Catches a W/w mix-up (E1.11),
-// a ratio other than 2, and the shape (1 − 2α)² in place of
-// (1 − α)² + α².
+// TestLeadingConstantTable: the values of docs/central.md ("Leading-order
+// constants"). Alg. 1 on [0, 1] is 5 at α = ½, 4 at α → 0 and 8 at α → 1;
+// on [−3, 2] (W = 3) 4(9 + μ²)/25; Alg. 2 / Alg. 3-Laplace is exactly 2 at
+// every α (E1.18); Alg. 3 with the hourglass is σ²ε²/2·((1−α)² + α²), its
+// sup over α (α → 0) equals the swap reference's and LowerBound; the 2-D
+// staircase's constant exceeds the hourglass's for ε ≥ 1
+// (Fig. 5c's ratio > 1, App. H); and Alg. 3-Laplace at α = ½, ε = 0.1 sits
+// below LowerBound(0.1) (the lower bound is minimax, not a pointwise
+// floor). Catches a W/w mix-up (E1.11), a ratio other than 2, and the shape
+// (1 − 2α)² in place of (1 − α)² + α².
 func TestLeadingConstantTable(t *testing.T) {
 	o := central.Options{}
 	lc := func(name string, eps, a float64, opt central.Options) float64 { return mustLC(t, name, eps, a, opt) }

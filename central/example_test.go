@@ -73,7 +73,8 @@ func ExampleStaircase2DGamma() {
 }
 
 // Leading-order normalised MSE n²ε²·MSE/(2w²) of the three Laplace
-// algorithms at the centre of [0, 1] (spec §4.2).
+// algorithms at the centre of [0, 1] (docs/central.md, "Leading-order
+// constants").
 func ExampleLeadingConstant() {
 	for _, name := range []string{"central-alg1", "central-alg2", "central-alg3-lap"} {
 		c, _ := central.LeadingConstant(name, 1, 0.5, central.Options{})

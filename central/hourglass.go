@@ -5,13 +5,12 @@ import (
 	"math/rand/v2"
 )
 
-// Hourglass is the paper's two-dimensional noise (Section 4.1, L309–363;
-// App. D): supported on the lines x + y = kΔ, k ∈ ℤ, with density
-// (w.r.t. Lebesgue in x times counting in k), in the compact form of
-// spec §2.6,
+// Hourglass is the paper's two-dimensional noise (Section 4.1; App. D):
+// supported on the lines x + y = kΔ, k ∈ ℤ, with density (w.r.t. Lebesgue
+// in x times counting in k), in a compact form equivalent to eq. (7),
 //
 //	f(x, k) = c·exp(−ε·(J + |k − s·J|)),  J = ⌊|x|/Δ + 1 − γ⌋, s = sign(x),
-//	c = (1 − b)²/(2Δ(1 + b)(γ + b(1 − γ))),  b = e^{−ε}  (L591; E1.4).
+//	c = (1 − b)²/(2Δ(1 + b)(γ + b(1 − γ))),  b = e^{−ε}  (App. D.1; E1.4).
 //
 // Both marginals are the staircase(ε, γ, Δ) (Lemma 3); E[Z1·Z2] = 0 at
 // γ = GammaStar(ε) (CrossMoment; not at other γ). Adding it to a query
@@ -62,7 +61,8 @@ func (h *Hourglass) Marginal() *Staircase {
 }
 
 // Sample returns (Z1, Z2) and the line index K, Z1 + Z2 = K·Δ
-// (L363, with the corrected conditional law of Lemma 4, E1.1):
+// (the sampler of Section 4.1, with the corrected conditional law of
+// Lemma 4, E1.1):
 //
 //	(X, S, J) ← staircase(ε, γ, Δ) with its latent step index J;
 //	K ← S·J + (G1 − G2);  Z1 = X, Z2 = K·Δ − X.

@@ -23,10 +23,9 @@ var hourglassCases = []struct{ eps, gamma, delta float64 }{
 	{0.5, -1, 1}, {1, -1, 1}, {1, 0.4, 2}, {3, 1, 1}, {4, -1, 0.5}, {8, -1, 1},
 }
 
-// eq7 is the unnormalised density of eq. (7) as printed (L313–321), for
-// an independent comparison with the compact form: regions A_k and
-// B_k(i) for x ≥ 0, and f(x, y) = f(−x, −y) (the point (−x, −y) lies on
-// line −k).
+// eq7 is the unnormalised density of eq. (7) as printed, for an independent
+// comparison with the compact form: regions A_k and B_k(i) for x ≥ 0, and
+// f(x, y) = f(−x, −y) (the point (−x, −y) lies on line −k).
 func eq7(eps, gamma, delta, x float64, k int) float64 {
 	if x < 0 {
 		x, k = -x, -k
@@ -40,8 +39,8 @@ func eq7(eps, gamma, delta, x float64, k int) float64 {
 }
 
 // TestHourglassCompactFormIsEq7: Density(x, k) equals
-// c·(eq. (7)) with c = (1−b)²/(2Δ(1+b)(γ + b(1−γ))) (L591, E1.4) on a grid
-// of x and k = −8..8 (relative 1e−13). Catches a compact form whose
+// c·(eq. (7)) with c = (1−b)²/(2Δ(1+b)(γ + b(1−γ))) (App. D.1, E1.4) on a
+// grid of x and k = −8..8 (relative 1e−13). Catches a compact form whose
 // |k − s·J| has the sign of s wrong for x < 0, a J of ⌊|x|/Δ⌋, and the
 // geometric sum of App. D.1 as printed (c·(1−b)/(1+b) inverted).
 func TestHourglassCompactFormIsEq7(t *testing.T) {
@@ -260,10 +259,10 @@ func TestHourglassPrintedLemma4Fails(t *testing.T) {
 // with x0 ∈ [0, Δ] (the line index moves by +1) and their negatives,
 // max over a grid of (x, k) of |log f(x ± x0, k ± 1) − log f(x, k)| is ε
 // to 1e−12 (never more, and attained); the ℓ1 shift (Δ/2, −Δ/2), which
-// stays on the line, reaches 2ε (the caption of Fig. 2a, L303: the
-// hourglass is not DP for general ℓ1 changes). Catches a density whose
-// level changes by 2 between adjacent lines (the printed centre, E1.1,
-// does: its positive half is one line off).
+// stays on the line, reaches 2ε (the caption of Fig. 2a: the hourglass is
+// not DP for general ℓ1 changes). Catches a density whose level changes by
+// 2 between adjacent lines (the printed centre, E1.1, does: its positive
+// half is one line off).
 func TestHourglassPrivacyRatio(t *testing.T) {
 	for _, c := range hourglassCases {
 		g := stairGamma(c.eps, c.gamma)

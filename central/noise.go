@@ -34,8 +34,8 @@ func twoSided(invEps float64, rng *rand.Rand) int {
 
 // TwoSidedGeometric returns D = G1 − G2, G1 and G2 independent geometric
 // with ratio r on {0, 1, …}: P(D = d) = ((1−r)/(1+r))·r^{|d|} on ℤ
-// (Lemma 4; spec §2.4), E[D²] = 2r/(1−r)². r = e^{−ε} must be in [0, 1);
-// r = 0 gives 0, and r outside [0, 1) (or NaN) panics.
+// (Lemma 4), E[D²] = 2r/(1−r)². r = e^{−ε} must be in [0, 1); r = 0 gives
+// 0, and r outside [0, 1) (or NaN) panics.
 //
 // It takes one logarithm per call to turn r into 1/ε; a hot loop at a
 // fixed ε should use an [Hourglass], which keeps 1/ε.

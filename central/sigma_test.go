@@ -43,7 +43,7 @@ func TestSigmaSqAndGammaStarReference(t *testing.T) {
 // TestSigmaSqLimits checks eq. (3) and its expansion σ²ε²/2 =
 // 1 − ε²/24 + O(ε⁴) at small ε (the O(ε⁴) term is below ε⁴/100 for
 // ε ≤ 0.1, measured against mpmath), the large-ε rate
-// σ² ≈ 2^{−2/3}e^{−2ε/3} (L166) with its relative correction
+// σ² ≈ 2^{−2/3}e^{−2ε/3} (Section 2.1) with its relative correction
 // (1 + b)^{2/3} − 1 + 2^{2/3}e^{−ε/3} + ... ≤ 2·e^{−ε/3}, and
 // LowerBound = σ²ε²/2. Catches a factor 2 in σ² (the limit 2/ε² would read
 // 1/ε² or 4/ε²) and a wrong exponent in the large-ε term.

@@ -6,7 +6,7 @@ import (
 )
 
 // Staircase is the univariate staircase distribution of Geng and
-// Viswanath (Definition 2, L449–455) for budget ε, step γ ∈ [0, 1] and
+// Viswanath (Definition 2, App. A) for budget ε, step γ ∈ [0, 1] and
 // sensitivity Δ: density
 //
 //	f(x) = a·e^{−ε·J(x)},  J(x) = ⌈|x|/Δ − γ⌉ = ⌊|x|/Δ + 1 − γ⌋ (a.e.),
@@ -59,7 +59,7 @@ func (s *Staircase) Gamma() float64 { return s.gamma }
 func (s *Staircase) Delta() float64 { return s.delta }
 
 // Sample returns one draw X, its sign (+1 or −1) and its step index J,
-// from the geometric mixture of uniforms (spec §2.2):
+// from the geometric mixture of uniforms:
 //
 //	G = ⌊E/ε⌋ geometric, B = 1 with probability (1−γ)b/(γ + (1−γ)b),
 //	V uniform on [0, 1), S a fair sign;
@@ -130,7 +130,7 @@ func (s *Staircase) survival(x float64) float64 {
 	return math.Exp(-s.eps*g) * (0.5 - s.a*s.delta*p)
 }
 
-// SecondMoment returns E[X²] in closed form (spec §2.2), with b = e^{−ε}:
+// SecondMoment returns E[X²] in closed form, with b = e^{−ε}:
 //
 //	Δ²·{ b(1+b)/(1−b)² + [b(γ² + b(1−γ²))/(1−b) + (γ³ + b(1−γ³))/3] / (γ + b(1−γ)) }.
 //

@@ -6,7 +6,7 @@ import (
 )
 
 // Staircase2D is the two-dimensional ℓ1 staircase of Geng et al. (2015)
-// (Definition 3, L457–463; E1.2, E1.3): with s = (|x| + |y|)/Δ and
+// (Definition 3, App. A; E1.2, E1.3): with s = (|x| + |y|)/Δ and
 // r = e^{−ε},
 //
 //	f(x, y) = a·r^k on s ∈ [k, k+γ),  a·r^{k+1} on s ∈ [k+γ, k+1),
@@ -67,7 +67,7 @@ func (s *Staircase2D) Gamma() float64 { return s.gamma }
 // Delta returns the ℓ1 sensitivity Δ.
 func (s *Staircase2D) Delta() float64 { return s.delta }
 
-// Sample returns one draw (x, y), exactly (spec §2.5):
+// Sample returns one draw (x, y), exactly:
 //  1. the shell k: with probability B/(1−r) ÷ total, k = G (geometric),
 //     else k = 1 + G1 + G2, whose law ∝ k·r^k supplies the A·k part;
 //  2. the ring: inner [k, k+γ) with weight 2kγ + γ², outer [k+γ, k+1)

@@ -37,10 +37,10 @@ func planeIntegral(s *central.Staircase2D, wx func(x float64) float64) float64 {
 // (1e−9, nested quadrature in Cartesian coordinates, so the ring areas
 // 2(R2² − R1²) are not assumed), at γ = 1 the top value is
 // (1−r)²/(2(1+r)Δ²) (mass per unit height 2(1+r)/(1−r)², E1.2's check),
-// and the printed normaliser of Definition 3 (L463) gives a mass off by
-// more than 10 % (E1.2: it misses a factor 2 on the first term).
-// Catches the printed normaliser, a missing Δ², and rings weighted by
-// their width instead of their area.
+// and the printed normaliser of Definition 3 gives a mass off by more than
+// 10 % (E1.2: it misses a factor 2 on the first term). Catches the printed
+// normaliser, a missing Δ², and rings weighted by their width instead of
+// their area.
 func TestStaircase2DNormaliser(t *testing.T) {
 	for _, c := range []struct{ eps, gamma, delta float64 }{
 		{1, -1, 1}, {1, 0.3, 2}, {3, -1, 1}, {3, 1, 1}, {6, 0, 0.5},
@@ -217,8 +217,8 @@ func TestStaircase2DMomentsMonteCarlo(t *testing.T) {
 // σ̃² = E[x²](γ̃*) ≈ e^{−ε/2}/3, with relative corrections that mpmath
 // puts at ½e^{−ε/4} and 2e^{−ε/4} (bounded here by e^{−ε/4} and
 // 3e^{−ε/4}); and σ̃²/σ² grows with ε (the hourglass "increasingly
-// outperforms", L418), from 1.035 at ε = 1 to 15.0 at ε = 20. Catches a
-// golden section that converges to an end or a local point, and the
+// outperforms", Section 6), from 1.035 at ε = 1 to 15.0 at ε = 20. Catches
+// a golden section that converges to an end or a local point, and the
 // Θ(e^{−ε/2}) rate (Lemma 7) taken for Θ(e^{−2ε/3}).
 func TestStaircase2DGamma(t *testing.T) {
 	prev := 0.0

@@ -4,7 +4,8 @@ import "math"
 
 // LeadingConstant returns the leading-order normalised MSE
 // 𝒩 = n²ε²·MSE/(2w²) of the estimator called name at a dataset mean
-// μ = l + α·w (spec §4.2, derived from the first-order error terms):
+// μ = l + α·w (docs/central.md, "Leading-order constants": derived from the
+// first-order error terms):
 //
 //	central-alg1            4(W² + μ²)/w², W = max(|l|, |u|)
 //	central-alg2            1 + (2α − 1)²
