@@ -8,9 +8,10 @@ import (
 	"github.com/ldpbench/ldpbench/estimators/internal/emkernel"
 )
 
-// EM and EMS for distribution estimation (p4 spec §5; ERRATA E4.4, E4.7):
-// the options and the description of a run. The EM loop and its E-step
-// kernels are in internal/emkernel (em.go there gives the iteration).
+// EM and EMS for distribution estimation (Du et al. Section 5; ERRATA E4.4,
+// E4.7): the options and the description of a run. The EM loop and its
+// E-step kernels are in internal/emkernel (em.go there gives the
+// iteration).
 
 // StopRule names a stopping rule of the EM loop.
 type StopRule string

@@ -7,8 +7,8 @@ import (
 )
 
 // Frequency-oracle histograms, the DE and OUE baselines of Baek & Chung's
-// Fig. 4 (p0 spec §2.8): the unbiased frequency estimate of every bin,
-// then Norm-Sub onto the probability simplex.
+// Fig. 4 (Sec. 5.2): the unbiased frequency estimate of every bin, then
+// Norm-Sub onto the probability simplex.
 
 // FrequencyEstimate writes to dst[v] the unbiased estimate (c_v/m − q)/(p −
 // q) of bin v's frequency from the report counts c of m users of a pure
@@ -51,13 +51,13 @@ func OUEHistogram(dst, support []float64, m int, o *mechanisms.OUE) error {
 }
 
 // NormSub makes f a probability vector the Norm-Sub way (Wang et al.,
-// NDSS 2020; p0 spec §2.8): repeat { set the negative entries to 0; add
-// (1 − Σf)/#positive to every positive entry } until no entry is negative
-// and the sum is 1. When the positive entries sum to at least 1 (the usual
-// case: the unbiased estimates sum to 1) it is the Euclidean projection
-// onto the simplex (the test checks this); otherwise it keeps the zeros of
-// the first step, where the projection would not. All entries ≤ 0 gives
-// the uniform vector.
+// NDSS 2020; Baek & Chung Sec. 5.2): repeat { set the negative entries to
+// 0; add (1 − Σf)/#positive to every positive entry } until no entry is
+// negative and the sum is 1. When the positive entries sum to at least 1
+// (the usual case: the unbiased estimates sum to 1) it is the Euclidean
+// projection onto the simplex (the test checks this); otherwise it keeps
+// the zeros of the first step, where the projection would not. All
+// entries ≤ 0 gives the uniform vector.
 func NormSub(f []float64) {
 	for range len(f) + 1 {
 		var s float64

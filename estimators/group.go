@@ -11,10 +11,10 @@ import (
 // neutral 0 when g′ ≠ g) through a value mechanism at ε2 with E[v′ | u] = c·u
 // (Algorithm 3). The collector keeps, per reported group, the raw count
 // C_g = #{g′ = g} and the raw sum Σ v′ over those reports, and turns them
-// into counts, sums and means with the three functions below (§3.2 of the
-// paper's estimators: Defs 4–8, App. C). The functions take plain numbers,
-// so that they serve any tally, and write into caller slices: nothing is
-// allocated.
+// into counts, sums and means with the three functions below (the paper's
+// estimators of Section 4: Defs 4–8, App. C). The functions take plain
+// numbers, so that they serve any tally, and write into caller slices:
+// nothing is allocated.
 
 // GroupMode selects how [GroupMean] turns an estimated count and sum into a
 // mean.
@@ -155,7 +155,7 @@ func GroupMeans(dst, counts, nHat, sHat []float64, lo, hi float64, mode GroupMod
 }
 
 // GroupToUnit maps a raw value onto the mechanisms' [−1, 1] scale, clipping
-// it to [lo, hi] first (App. C, L704–746; the authors' client clips):
+// it to [lo, hi] first (App. C; the authors' client clips):
 //
 //	T(x) = 2(x − lo)/(hi − lo) − 1.
 //
@@ -178,7 +178,7 @@ func GroupMeanFromUnit(m, lo, hi float64) float64 {
 //
 //	T̄(ŝ) = (hi − lo)/2 · ŝ + n̂·(hi + lo)/2
 //
-// (App. C, L711): the inverse of T summed over n̂ users.
+// (App. C): the inverse of T summed over n̂ users.
 func GroupSumFromUnit(s, nHat, lo, hi float64) float64 {
 	return (hi-lo)/2*s + nHat*(hi+lo)/2
 }

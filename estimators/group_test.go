@@ -208,10 +208,10 @@ func TestGroupTransforms(t *testing.T) {
 	}
 }
 
-// TestGroupRangeInvariance (spec §10.5, E3): the same data shape on
-// [−1, 1], [0, 100] and [−50, 50], the same seed, gives the same scaled
-// errors |m̂_g − m_g|/(hi − lo), with the truth on the raw data: each
-// range's data are an affine image of the [−1, 1] data.
+// TestGroupRangeInvariance (experiment E3, Section 5.2.3): the same data
+// shape on [−1, 1], [0, 100] and [−50, 50], the same seed, gives the same
+// scaled errors |m̂_g − m_g|/(hi − lo), with the truth on the raw data:
+// each range's data are an affine image of the [−1, 1] data.
 //
 // Catches: a back-transform of the mean that is not the inverse of T (a
 // width of hi instead of (hi − lo)/2, a midpoint of (hi − lo)/2), which

@@ -172,10 +172,10 @@ func (t GroupTheory) BiasMean() float64 {
 }
 
 // MeanAbsScaledError returns the expected scaled absolute error of m̂_g,
-// E|m̂_g − m_g|/(hi − lo) in original units (the paper's metric, L259),
-// for a normal error of variance VarMean: √(2/π)·√VarMean/2, the /2 being
-// the width of [−1, 1]. The bias, of order CV² relative to the error, is
-// neglected. Approximate where the delta method is (see VarMean).
+// E|m̂_g − m_g|/(hi − lo) in original units (the paper's metric,
+// Section 5.2), for a normal error of variance VarMean: √(2/π)·√VarMean/2,
+// the /2 being the width of [−1, 1]. The bias, of order CV² relative to the
+// error, is neglected. Approximate where the delta method is (see VarMean).
 func (t GroupTheory) MeanAbsScaledError() float64 {
 	return math.Sqrt(2/math.Pi) * math.Sqrt(t.VarMean()) / 2
 }

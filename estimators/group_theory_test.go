@@ -336,7 +336,7 @@ func grpDiscreteBernoulli(eps2 float64) grpDiscrete {
 	return m
 }
 
-// grpDiscreteNPRR2 is simplified NPRR with k = 2 (spec §2.5): stochastic
+// grpDiscreteNPRR2 is simplified NPRR with k = 2 (Algorithm 2): stochastic
 // rounding of k(u + 1)/2 to {0, 1, 2}, GRR over the three indices, output
 // index − 1. uniformNeutral replaces a mover's report by a uniform grid
 // value (E2.1's privacy fix) instead of NPRR(0).
@@ -756,8 +756,9 @@ func TestGroupDeltaMethodSmallCV(t *testing.T) {
 // term E[δ³] is 0 here, since C_g's third cumulant
 // n_g·a(1 − a)[(1 − 2a) + (2a − 1)] vanishes for two equal groups.
 //
-// Catches: taking m̂ for unbiased (bias 0, E2.13's reading of L354), the
-// wrong sign of Cov in the bias ((m·Var + Cov)/n_g²): both rejected.
+// Catches: taking m̂ for unbiased (bias 0, the "unbiased" of Section 5.3
+// that E2.13 corrects), the wrong sign of Cov in the bias
+// ((m·Var + Cov)/n_g²): both rejected.
 //
 // False-failure probability: α = 1e-6 per group, normal approximation of
 // the run mean (m̂'s tails are light here: n̂ ≤ 0 is 10 SD away).
@@ -792,10 +793,10 @@ func TestGroupBiasModerateCV(t *testing.T) {
 }
 
 // TestGroupDeltaMethodLargeCV: where CV(n̂_g) is large the ratio estimator
-// has heavy tails and the delta method underestimates its error (E2.13,
-// spec §10.4): d = 8, ε1 = 1.5, 50 users per group (CV(n̂) ≈ 0.42),
-// Bernoulli at ε2 = 2, 4,000 runs. Asserted, per group, for the scaled
-// error e = (m̂_g − m_g)/2 as printed:
+// has heavy tails and the delta method underestimates its error (E2.13):
+// d = 8, ε1 = 1.5, 50 users per group (CV(n̂) ≈ 0.42), Bernoulli at ε2 = 2,
+// 4,000 runs. Asserted, per group, for the scaled error e = (m̂_g − m_g)/2
+// as printed:
 //
 //   - at least 0.5 % of the runs (20) have |e| beyond 4 delta-method
 //     standard deviations, where the normal model puts 6.3e-5 (0.25 runs
@@ -873,8 +874,8 @@ func TestGroupDeltaMethodLargeCV(t *testing.T) {
 	}
 }
 
-// grpPiecewiseM2 is Piecewise's E[v′² | u] at ε2 (spec §5):
-// u² + u²/(e^{ε2/2} − 1) + (e^{ε2/2} + 3)/(3(e^{ε2/2} − 1)²); c = 1.
+// grpPiecewiseM2 is Piecewise's E[v′² | u] at ε2 (derived; the paper has
+// none): u² + u²/(e^{ε2/2} − 1) + (e^{ε2/2} + 3)/(3(e^{ε2/2} − 1)²); c = 1.
 func grpPiecewiseM2(eps2 float64) func(u float64) float64 {
 	z := math.Exp(eps2 / 2)
 	return func(u float64) float64 { return u*u + u*u/(z-1) + (z+3)/(3*(z-1)*(z-1)) }
@@ -913,7 +914,7 @@ func TestGroupTable3Constant(t *testing.T) {
 	if err := th.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	// mpmath, mp.dps = 40, from the spec's §5 formulas.
+	// mpmath, mp.dps = 40, from the derived delta-method formulas.
 	for _, c := range []struct {
 		name      string
 		got, want float64

@@ -12,7 +12,7 @@ import (
 
 // Single-histogram EM on exact, structured transition matrices (Baek &
 // Chung's 2PEM and the SW/PM/Three-Outputs/HM-TP distribution baselines,
-// p0 spec §2.8, §3.2; ERRATA E0.19).
+// Sec. 4.2, Sec. 5.2; ERRATA E0.19).
 //
 // A HistTransition is the matrix Θ[j, i] = P(output row j | input uniform in
 // bin i) of one mechanism over d equal input bins of its domain, stored as a
@@ -98,7 +98,7 @@ func squareWindow(sw *mechanisms.SquareWave) windowSpec {
 }
 
 // DTildeRule chooses the number of output buckets d̃ of a PM-type window
-// mechanism from the number d of input bins (p0 spec §3.2, eq. (13)).
+// mechanism from the number d of input bins (Sec. 4.2, eq. (13)).
 type DTildeRule int
 
 const (
@@ -130,8 +130,8 @@ func DTilde(pw *mechanisms.Piecewise, d int, rule DTildeRule) int {
 // TransitionOptions configures NewHistTransition.
 type TransitionOptions struct {
 	// Buckets is the number of equal output buckets of a window mechanism.
-	// 0 means: 1024 for Square Wave (the authors', p0 spec §2.8), d̃ of
-	// eq. (13) by DTilde (ceil) for the piecewise family.
+	// 0 means: 1024 for Square Wave (the authors'), d̃ of eq. (13) by
+	// DTilde (ceil) for the piecewise family.
 	Buckets int
 	// DTilde is the rule for the default Buckets of the piecewise family.
 	DTilde DTildeRule

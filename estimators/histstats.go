@@ -2,8 +2,8 @@ package estimators
 
 import "math"
 
-// Statistics from an estimated histogram (Baek & Chung Fig. 4, p0 spec
-// §3.2). The plain variance and the quantiles at bin centres are
+// Statistics from an estimated histogram (Baek & Chung Fig. 4, Sec. 5.2).
+// The plain variance and the quantiles at bin centres are
 // metrics.HistogramVariance and metrics.HistogramQuantileBinCentre; the
 // truth is the same statistic of the true histogram of the data in the
 // same bins.

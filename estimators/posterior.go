@@ -18,13 +18,13 @@ var PosteriorNeeds = mechanisms.Needs{
 }
 
 // PosteriorBuckets is the number h of input buckets of the per-user posterior:
-// the authors' code uses 100 (the paper leaves h open; p4 spec §4.2).
+// the authors' code uses 100 (the paper leaves h open).
 const PosteriorBuckets = 100
 
 // PM bucket lookups of PosteriorOptions.PMLookup.
 const (
 	// PMLookupBucket takes the likelihood row of the output bucket of
-	// [-C, C] that contains the report (eq. (5), p4 spec §4.2): correct.
+	// [-C, C] that contains the report (eq. (5), Section 4.2): correct.
 	PMLookupBucket = "bucket"
 	// PMLookupAuthors takes the row whose index is that of the input
 	// midpoint of [-1, 1] nearest to the report, as the authors' code does
@@ -88,14 +88,14 @@ type postLikelihood interface {
 	row(y float64, scratch []float64) (r []float64, ok bool)
 }
 
-// Posterior is Algorithm 1 of Du et al. (Section 4.2, L186–258): for every
-// service, the likelihood of a report given each input-bucket midpoint μ_k
+// Posterior is Algorithm 1 of Du et al. (Section 4.2): for every service,
+// the likelihood of a report given each input-bucket midpoint μ_k
 // (k = 0…h-1, μ_k = -1 + (k+½)·2/h), from which a user's posterior over the
 // buckets is the normalised product of its reports' likelihoods under the
 // uniform prior. Build it once per collection; it is read-only afterwards
 // and safe for concurrent use.
 //
-// The likelihoods (p4 spec §4.2; eq. (5) taken as an exact bucket
+// The likelihoods (Section 4.2; eq. (5) taken as an exact bucket
 // probability, ERRATA E4.8):
 //
 //   - discrete mechanisms (SR = duchi, three-outputs, n-output, ...): the

@@ -9,7 +9,8 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// Transition matrices of the EM-type distribution estimators (p4 spec §5).
+// Transition matrices of the EM-type distribution estimators
+// (Du et al. Section 5).
 //
 // A Service is one LDP service as the collector sees it: a mechanism, a
 // discretisation of its input domain into l equal bins and of its output
@@ -19,9 +20,9 @@ import (
 // one onto them), so the histograms that EMS and ULE estimate are over l
 // equal bins of [-1, 1].
 
-// DefaultBins is the number of input bins l of the authors' code (p4 spec
-// §5), and DefaultBuckets the number of output buckets of a continuous
-// mechanism (PM, SW).
+// DefaultBins is the number of input bins l of the authors' code, and
+// DefaultBuckets the number of output buckets of a continuous mechanism
+// (PM, SW).
 const (
 	DefaultBins    = 1024
 	DefaultBuckets = 1024
@@ -104,7 +105,7 @@ func NewServices(mechs []mechanisms.Mechanism, bins int) ([]*Service, error) {
 	return svcs, nil
 }
 
-// NewService builds the transition matrix of m (p4 spec §5):
+// NewService builds the transition matrix of m (Du et al. Section 5):
 //
 //   - a discrete mechanism (SR): one bucket per output, T[r, t] =
 //     P(output r | μ_t) at the bin midpoint μ_t, exact (SR's law is
@@ -169,9 +170,9 @@ func (s *Service) At(r, t int) float64 { return s.T[r*s.Bins+t] }
 func (s *Service) Row(r int) []float64 { return s.T[r*s.Bins : (r+1)*s.Bins] }
 
 // Bucket returns the output bucket of report y: for a continuous mechanism
-// ⌊(y - Lo)/Δ⌋ clipped to [0, h-1], so y = Hi goes to the last bucket (p4
-// spec §5); for a discrete mechanism the index of the nearest output. NaN
-// gives -1 (no report).
+// ⌊(y - Lo)/Δ⌋ clipped to [0, h-1], so y = Hi goes to the last bucket, as
+// in the authors' code; for a discrete mechanism the index of the nearest
+// output. NaN gives -1 (no report).
 func (s *Service) Bucket(y float64) int { return s.mat.Bucket(y) }
 
 // OutputHistogram returns the counts of the reports in each output bucket

@@ -19,9 +19,10 @@ func uleMech(t *testing.T, name string, eps float64) mechanisms.Mechanism {
 }
 
 // TestTransitionColumnsAndEntries checks that every column sums to 1 and
-// that every entry is the exact bucket probability of the spec: SR's law
-// at the bin midpoint, PM's BucketGivenBin at the midpoint, SW's averaged
-// over the bin, each column divided by its (rounding-level) sum.
+// that every entry is the exact bucket probability of the authors'
+// discretisation (E4.13): SR's law at the bin midpoint, PM's BucketGivenBin
+// at the midpoint, SW's averaged over the bin, each column divided by its
+// (rounding-level) sum.
 func TestTransitionColumnsAndEntries(t *testing.T) {
 	for _, name := range []string{"duchi", "pm", "sw"} {
 		for _, eps := range []float64{0.1, 1, 4} {

@@ -11,7 +11,7 @@ import (
 )
 
 // 2PEM, Baek & Chung's two-phase EM for HM-NP's reports (Section 4.2,
-// Algorithm 3; p0 spec §3.2):
+// Algorithm 3):
 //
 //   - phase 1, MLE-EM on the PM-SUB reports: μ ← uniform, EM over d input
 //     bins of [-1, 1] with the exact matrix Θ^P of PM-SUB's d̃ output
@@ -38,7 +38,7 @@ type TwoPEMConfig struct {
 	// inside NP-AAA).
 	D int
 	// Tau is the tolerance of both phases on |ΔLL| (default 1e-5); Lambda
-	// the prior weight of phase 2 (default 1, L616); MaxIter the cap of
+	// the prior weight of phase 2 (default 1, Sec. 5.1); MaxIter the cap of
 	// each phase (default 10,000).
 	Tau, Lambda float64
 	MaxIter     int

@@ -13,7 +13,7 @@ import (
 // the same EM with the dense matrices (dense-em: the E-step over every
 // entry, the same iterations), which runs first: 2pem-counts reports its
 // time as a fraction of the dense EM's (x-dense), the EM alone on the same
-// counts. Target (issue 15): ≤ 1 s per run.
+// counts. Target: ≤ 1 s per run.
 func BenchmarkTwoPEM(b *testing.B) {
 	for _, eps := range []float64{1, 3, 5} {
 		hm, _ := mechanisms.NewHMNP(eps)

@@ -9,7 +9,7 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// Multi-service collection (Du et al., "Privacy for Free", p4 spec §1).
+// Multi-service collection (Du et al., "Privacy for Free", Section 3).
 //
 // m services each hold one report per user from their own mechanism, linked
 // by user. The estimators of this file and of uwa.go take the reports
@@ -136,12 +136,12 @@ func sumAvailable(u Unbiaser, ys []float64) (float64, int) {
 	return total, count
 }
 
-// UA is Du et al.'s unbiased averaging (eq. (2), L140–172): the average of
-// every available unbiased report, Σ_j Σ_i A'_j(v_i)/(n·m), A' the report
-// itself for unbiased mechanisms and the de-biased value 2u - 1 for Square
-// Wave. With subsets (NaN reports) it is the pooled average of the reports
-// that exist (the paper does not spell this out, p4 spec §4.1). It is an
-// error if no report exists.
+// UA is Du et al.'s unbiased averaging (eq. (2), Section 4.1): the average
+// of every available unbiased report, Σ_j Σ_i A'_j(v_i)/(n·m), A' the
+// report itself for unbiased mechanisms and the de-biased value 2u - 1 for
+// Square Wave. With subsets (NaN reports) it is the pooled average of the
+// reports that exist (the paper does not spell this out). It is an error if
+// no report exists.
 func UA(reports [][]float64, services []mechanisms.Mechanism) (float64, error) {
 	if _, err := checkLinked(reports, services); err != nil {
 		return 0, err

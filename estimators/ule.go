@@ -9,10 +9,10 @@ import (
 	"github.com/ldpbench/ldpbench/estimators/internal/emkernel"
 )
 
-// ULE (Du et al., Section 5, Algorithm 3) and the per-service EMS baseline
-// (p4 spec §5): the checks of the input and the options. Bucketing,
-// deduplication and the EM loop with its routes are in internal/emkernel
-// (ule.go there describes them).
+// ULE (Du et al., Section 5, Algorithm 3) and the per-service EMS baseline:
+// the checks of the input and the options. Bucketing, deduplication and the
+// EM loop with its routes are in internal/emkernel (ule.go there describes
+// them).
 
 // ULE estimates the histogram over l = svcs[j].Bins bins of [-1, 1] from
 // the linked reports of m services: reports[j][i] is user i's raw report to
@@ -56,8 +56,8 @@ func ULE(ctx context.Context, reports [][]float64, svcs []*Service, opt EMOption
 
 // EMS estimates the histogram from one service's reports alone: EM (EMS by
 // default) on the service's own output histogram with its own transition
-// matrix (p4 spec §5), the per-service baseline of ULE. NaN reports are
-// skipped. ctx is checked once per iteration, as by ULE.
+// matrix, the per-service baseline of ULE. NaN reports are skipped. ctx is
+// checked once per iteration, as by ULE.
 func EMS(ctx context.Context, reports []float64, svc *Service, opt EMOptions) ([]float64, EMInfo, error) {
 	return ULE(ctx, [][]float64{reports}, []*Service{svc}, opt)
 }

@@ -27,15 +27,15 @@ type UWAOptions struct {
 const uwaBlock = 2048
 
 // UWA is Du et al.'s user-level weighted averaging (Algorithm 2, Theorem
-// 4.2, Section 4.3, L260–321). For every user i the posterior f over the
-// input buckets (Algorithm 1, [Posterior]) gives the expected variance of
-// each service's unbiased value, V_j = Σ_k f_k·Var_j(μ_k) (eq. (8), Var_j on
-// the [-1, 1] scale, Square Wave's multiplied by 4, E4.5); the user's
-// reports are combined with the inverse-variance weights
-// w_j = (1/V_j)/Σ_t (1/V_t), the sum over the user's services t = 1…m
-// (Algorithm 2 line 4 prints t = 1…h, E4.6), into v'_i = Σ_j w_j·A'_j(v_i),
-// and the estimate is the mean of v'_i over the users with at least one
-// report. No user is dropped (E4.12).
+// 4.2, Section 4.3). For every user i the posterior f over the input
+// buckets (Algorithm 1, [Posterior]) gives the expected variance of each
+// service's unbiased value, V_j = Σ_k f_k·Var_j(μ_k) (eq. (8), Var_j on the
+// [-1, 1] scale, Square Wave's multiplied by 4, E4.5); the user's reports
+// are combined with the inverse-variance weights w_j = (1/V_j)/Σ_t (1/V_t),
+// the sum over the user's services t = 1…m (Algorithm 2 line 4 prints
+// t = 1…h, E4.6), into v'_i = Σ_j w_j·A'_j(v_i), and the estimate is the
+// mean of v'_i over the users with at least one report. No user is dropped
+// (E4.12).
 //
 // The weights depend on the reports they weight, so v'_i is not exactly
 // unbiased (E4.14); UWA is reproduced as written and has no exact theory.

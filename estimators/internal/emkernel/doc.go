@@ -1,7 +1,7 @@
 // Package emkernel is the EM behind estimators.ULE, EMS and EMSHistogram
-// (Du et al., "Privacy for Free", Section 5, Algorithm 3; p4 spec §5): the
-// discretised model, the EM loop over it, and the kernels that bring an
-// iteration down to a few dozen operations per distinct bucket vector.
+// (Du et al., "Privacy for Free", Section 5, Algorithm 3): the discretised
+// model, the EM loop over it, and the kernels that bring an iteration down
+// to a few dozen operations per distinct bucket vector.
 //
 // By file:
 //

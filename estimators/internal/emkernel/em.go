@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// EM and EMS for distribution estimation (p4 spec §5; ERRATA E4.4, E4.7).
+// EM and EMS for distribution estimation (Du et al. Section 5; ERRATA E4.4,
+// E4.7).
 //
 // The estimate θ is a histogram over l equal bins of [-1, 1]. Users are
 // grouped by their bucket vector W_k (one output bucket per service) with

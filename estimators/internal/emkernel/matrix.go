@@ -8,13 +8,13 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// Matrix is one service's transition matrix as the kernels use it (p4 spec
-// §5): T[r, t] = P(output bucket r | input bin t) over L equal input bins
-// of the mechanism's domain and H output buckets, every column summing to
-// 1; its rows compressed for the fast route; and the bucketing of raw
-// reports. estimators.Service is its public face (NewService documents
-// the discretisation and chooses the input rule). It is read-only after
-// NewMatrix and safe for concurrent use.
+// Matrix is one service's transition matrix as the kernels use it
+// (Du et al. Section 5): T[r, t] = P(output bucket r | input bin t) over L
+// equal input bins of the mechanism's domain and H output buckets, every
+// column summing to 1; its rows compressed for the fast route; and the
+// bucketing of raw reports. estimators.Service is its public face
+// (NewService documents the discretisation and chooses the input rule). It
+// is read-only after NewMatrix and safe for concurrent use.
 type Matrix struct {
 	// L is the number of input bins, H the number of output buckets.
 	L, H int
@@ -115,9 +115,9 @@ func NewMatrix(m mechanisms.Mechanism, l, h int, midpoint bool) (*Matrix, error)
 func (s *Matrix) row(r int) []float64 { return s.T[r*s.L : (r+1)*s.L] }
 
 // Bucket returns the output bucket of report y: for a continuous mechanism
-// ⌊(y - Lo)/Δ⌋ clipped to [0, H-1], so y = Hi goes to the last bucket (p4
-// spec §5); for a discrete mechanism the index of the nearest output. NaN
-// gives -1 (no report).
+// ⌊(y - Lo)/Δ⌋ clipped to [0, H-1], so y = Hi goes to the last bucket, as
+// in the authors' code; for a discrete mechanism the index of the nearest
+// output. NaN gives -1 (no report).
 func (s *Matrix) Bucket(y float64) int {
 	if y != y {
 		return -1

@@ -11,7 +11,7 @@ import (
 )
 
 // ULE (Du et al., Section 5, Algorithm 3) and the per-service EMS baseline
-// (p4 spec §5).
+// (the baselines of Du et al. Section 6.2).
 //
 // Each user's reports are cut into one output bucket per service, users
 // with the same bucket vector are merged with counts (a radix sort of
@@ -21,16 +21,15 @@ import (
 //
 // Two routes compute the E-step. The dense route stores every distinct
 // vector's row over all l bins, in log space with the row maximum
-// subtracted (the spec's recipe against underflow): O(distinct·l) per
-// iteration and in memory, the reference of the tests. The fast route
-// (ule_fast.go, ule_pair.go) never forms R_k: every row of a PM or SW
-// transition matrix, divided by its maximum, is constant outside a few
-// ramp bins (a base and a plateau), so R_k is constant on a handful of runs
-// of bins, and its sums against θ are differences of prefix sums of θ
-// times the product of the few-bucket (SR) rows of the vector's
-// combination. It gives the dense route's iterates to rounding (tested to
-// 1e-9; in practice 1e-14), at a cost per iteration of a few dozen
-// operations per distinct vector:
+// subtracted (against underflow): O(distinct·l) per iteration and in
+// memory, the reference of the tests. The fast route (ule_fast.go,
+// ule_pair.go) never forms R_k: every row of a PM or SW transition matrix,
+// divided by its maximum, is constant outside a few ramp bins (a base and a
+// plateau), so R_k is constant on a handful of runs of bins, and its sums
+// against θ are differences of prefix sums of θ times the product of the
+// few-bucket (SR) rows of the vector's combination. It gives the dense
+// route's iterates to rounding (tested to 1e-9; in practice 1e-14), at a
+// cost per iteration of a few dozen operations per distinct vector:
 //
 //   - two PM/SW services plus any SR ([SR, PM, SW], the paper's m = 3): the
 //     pair kernel, about 16 ns per distinct vector and core; where most
@@ -446,7 +445,7 @@ func uleSlotsFor(K int) int {
 }
 
 // uleDense stores every distinct vector's row, R_k[t] = exp(Σ_j
-// ln T_j[W_k[j], t] − max_t), the log-space rows of the spec.
+// ln T_j[W_k[j], t] − max_t), the log-space rows.
 type uleDense struct {
 	l       int
 	rows    []float64

@@ -70,8 +70,8 @@ func uleBenchSetup(b *testing.B, n int, eps float64) *uleBenchData {
 }
 
 // uleBenchInputs returns n Beta+Sin values (the datasets package's
-// defaults) normalised to [-1, 1] by their empirical min and max (p4 spec
-// §2), the same for every call with the same n.
+// defaults) normalised to [-1, 1] by their empirical min and max
+// (as the authors' code does), the same for every call with the same n.
 func uleBenchInputs(b *testing.B, n int) []float64 {
 	rng := rand.New(rand.NewPCG(20251122, uint64(n)))
 	u, err := datasets.BetaSin(n, datasets.BetaSinA, datasets.BetaSinB, datasets.BetaSinAmplitude, datasets.BetaSinFrequency, rng)
