@@ -54,18 +54,18 @@ func Catalogue() []Spec {
 	return cat
 }
 
-// taxiPickup2018 is paper 004's Taxi data (datasets.md §3.3, a documented
-// reconstruction): the pick-up seconds of day floored to the minute (column
-// 1 of the extract that scripts/fetch_data.sh derives from the TLC's
-// yellow_tripdata_2018-01.parquet with scripts/extract) of the file's first
-// 1,048,575 trips with a pick-up time (scripts/extract drops null ones), the
-// spreadsheet row limit the authors' extract suggests;
-// min-max normalised, as the authors do.
+// taxiPickup2018 is paper 004's Taxi data (a documented reconstruction;
+// docs/data.md and docs/multiservice.md): the pick-up seconds of day
+// floored to the minute (column 1 of the extract that scripts/fetch_data.sh
+// derives from the TLC's yellow_tripdata_2018-01.parquet with
+// scripts/extract) of the file's first 1,048,575 trips with a pick-up time
+// (scripts/extract drops null ones), the spreadsheet row limit the authors'
+// extract suggests; min-max normalised, as the authors do.
 var taxiPickup2018 = Spec{Name: "taxi", Source: SourceFile, Path: "yellow_tripdata_2018-01.pickup.csv",
 	Column: 1, Sep: ",", Header: true, Rows: 1048575, Normalise: RuleMinMax,
 	Description: "NYC yellow taxi 2018-01 pick-up seconds of day floored to the minute, first 1,048,575 trips, min-max (paper 004's Taxi; reconstruction)"}
 
-// sfTotalCompensation is paper 004's Retirement data (datasets.md §3.4,
+// sfTotalCompensation is paper 004's Retirement data (docs/multiservice.md;
 // ERRATA E4.9): DataSF's Employee Compensation `Total Compensation`,
 // restricted to [10,000, 60,000] (the extract scripts/fetch_data.sh derives
 // with scripts/extract); min-max normalised. The paper counts 606,507

@@ -29,7 +29,8 @@
 //
 // # Normalisation
 //
-// Three rules map raw values x to [-1, 1] (datasets spec §5):
+// Three rules map raw values x to [-1, 1], each the rule of one or more of
+// the papers:
 //
 //   - "fixed": 2(x − lo)/(hi − lo) − 1 with a-priori bounds; for synthetic
 //     data the generator's range (Beta: [0, 1], so x = 2u − 1); values outside

@@ -8,7 +8,7 @@ import "fmt"
 // per user.
 const MaxGroups = 4096
 
-// Grouped is a dataset for group-mean estimation (paper 002, spec P2 §1):
+// Grouped is a dataset for group-mean estimation (paper 002, Section 3):
 // user i holds a group Groups[i] ∈ {0, …, D−1} and a raw value Values[i] in
 // the attribute's fixed range [Lo, Hi]. Values stay raw, so that the truth
 // m_g (Means) is computed on the raw data; Scaled maps them onto [−1, 1] for
@@ -26,7 +26,7 @@ type Grouped struct {
 	Labels []string
 	// Lo and Hi are the fixed a-priori range of the value (the generator's
 	// range, or Tables 1/2 for real data), never the data's min and max
-	// (spec §11.6).
+	// (the paper scales by a-priori ranges only, App. C).
 	Lo, Hi float64
 	// Source says where the data came from; Substitute marks a stand-in
 	// that is not the paper's own data.
@@ -71,9 +71,9 @@ func (g *Grouped) Means() []float64 {
 }
 
 // Scaled writes T(x) = 2(x − Lo)/(Hi − Lo) − 1 of every value into
-// dst[:Len()], x first clipped to [Lo, Hi] (App. C, L704–746; the authors'
-// code clips): the mechanisms' input on [−1, 1]. It panics if dst is
-// shorter than Len(). It does not allocate.
+// dst[:Len()], x first clipped to [Lo, Hi] (App. C; the authors' code
+// clips): the mechanisms' input on [−1, 1]. It panics if dst is shorter
+// than Len(). It does not allocate.
 func (g *Grouped) Scaled(dst []float64) {
 	if len(dst) < len(g.Values) {
 		panic(fmt.Sprintf("datasets: Grouped.Scaled: dst has %d elements, need %d", len(dst), len(g.Values)))
@@ -116,10 +116,10 @@ func (g *Grouped) check() error {
 // Grouped returns the grouped view of a dataset built with a group column
 // (source "file" with group_column, or a stand-in) with the fixed range
 // [lo, hi]: the real data's a-priori range (Tables 1/2), never the data's
-// min–max (spec §11.6). The view shares Groups, Values and GroupLabels with
-// d (no copy). A dataset whose spec declared its range (normalise =
-// "fixed", as every grouped spec does) refuses any other range, so that
-// the result rows' normalisation and the scaling the mechanisms see agree.
+// min–max (App. C). The view shares Groups, Values and GroupLabels with d
+// (no copy). A dataset whose spec declared its range (normalise = "fixed",
+// as every grouped spec does) refuses any other range, so that the result
+// rows' normalisation and the scaling the mechanisms see agree.
 func (d *Dataset) Grouped(lo, hi float64) (*Grouped, error) {
 	if d.Groups == nil {
 		return nil, fmt.Errorf("dataset %q has no groups: set group_column (source %q) or use source %q", d.Name, SourceFile, SourceStandin)

@@ -64,7 +64,7 @@ func (s Spec) validateGroupColumn(bad func(key, format string, args ...any)) {
 	switch s.Normalise {
 	case RuleFixed:
 	case RuleMinMax, RuleNone:
-		bad("normalise", "group_column keeps the values raw, to be scaled by the attribute's fixed range: want %q (the default) with lo, hi, got %q (paper 002 never scales by the data's min and max, spec P2 §11.6)", RuleFixed, s.Normalise)
+		bad("normalise", "group_column keeps the values raw, to be scaled by the attribute's fixed range: want %q (the default) with lo, hi, got %q (paper 002 never scales by the data's min and max)", RuleFixed, s.Normalise)
 	}
 }
 

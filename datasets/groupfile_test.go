@@ -112,7 +112,7 @@ func TestSpecValidateGroups(t *testing.T) {
 		want string
 	}{
 		// Min-max scaling would make the truth and the errors depend on the
-		// sample's extremes (spec P2 §11.6).
+		// sample's extremes.
 		{"minmax", with(func(s *Spec) { s.Normalise = RuleMinMax; s.Lo, s.Hi = 0, 0 }),
 			`key "normalise": group_column keeps the values raw, to be scaled by the attribute's fixed range: want "fixed" (the default) with lo, hi, got "minmax"`},
 		{"none", with(func(s *Spec) { s.Normalise = RuleNone; s.Lo, s.Hi = 0, 0 }), `key "normalise": group_column keeps the values raw`},
@@ -450,7 +450,7 @@ func TestBuildGroupedFileErrors(t *testing.T) {
 		// A label reaches result rows and figures.
 		{"control character", "1,a\n2,b\x1bc\n", nil, `:2: group column 1 (field 2): label "b\x1bc" holds a control character`},
 		{"invalid UTF-8", "1,a\n2,\xff\n", nil, `:2: group column 1 (field 2): label "\xff" is not valid UTF-8`},
-		// Group means need d ≥ 2 (q = (1 − p)/(d − 1), spec P2 §11.12).
+		// Group means need d ≥ 2 (q = (1 − p)/(d − 1)).
 		{"one group", "1,a\n2,a\n", nil, `group column 1: one label ("a") in 2 rows; group means need at least 2 groups`},
 		// Without clip a value outside the declared range is an error, as
 		// for every fixed range.

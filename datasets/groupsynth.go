@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// Shapes of SyntheticGrouped: paper 002's four synthetic datasets (L221–230;
-// spec P2 §6.1, from the authors' generators).
+// Shapes of SyntheticGrouped: paper 002's four synthetic datasets
+// (Section 5.1.1, as the authors' generators draw them).
 const (
 	ShapeUniform  = "uniform"
 	ShapeNormal   = "normal"
@@ -53,7 +53,8 @@ func NormalSigma(d int, lo, hi float64) float64 {
 // (g + 1)/(d + 1) (which is (μ_g − lo)/(hi − lo) without its rounding), a
 // constant none; so one seed gives, on every range, data that are affine
 // images of each other, and Scaled values equal to rounding (the paper's E3
-// relies on it, L269). The truth is the sample's own Means, not μ_g.
+// relies on it, Section 5.2.3). The truth is the sample's own Means, not
+// μ_g.
 //
 // Errors name the parameter: shape unknown, fewer than 2 groups, a negative
 // size, no users, lo, hi not finite with lo < hi, rng nil.
@@ -65,7 +66,7 @@ func SyntheticGrouped(shape string, sizes []int, lo, hi float64, rng *rand.Rand)
 	}
 	d := len(sizes)
 	if d < 2 {
-		return nil, fmt.Errorf("synthetic grouped: sizes: need at least 2 groups, got %d (a group mean with d = 1 divides by d − 1, spec P2 §11.12)", d)
+		return nil, fmt.Errorf("synthetic grouped: sizes: need at least 2 groups, got %d (a group mean with d = 1 divides by d − 1)", d)
 	}
 	if d > MaxGroups {
 		return nil, fmt.Errorf("synthetic grouped: sizes: %d groups, more than %d", d, MaxGroups)
@@ -147,7 +148,8 @@ func SyntheticGrouped(shape string, sizes []int, lo, hi float64, rng *rand.Rand)
 }
 
 // EqualSizes returns d group sizes summing to n: ⌊n/d⌋ each, the remainder
-// to the last group (spec P2 §6.1). It returns nil for d < 1 or n < 0.
+// to the last group (as the authors' generators do). It returns nil for
+// d < 1 or n < 0.
 func EqualSizes(n, d int) []int {
 	if d < 1 || n < 0 {
 		return nil
@@ -161,7 +163,7 @@ func EqualSizes(n, d int) []int {
 }
 
 // ImbalancedSizes returns the two group sizes of paper 002's imbalance
-// experiment (E4, L326–332): group 0 has n0 users, group 1
+// experiment (E4, Section 5.2.4): group 0 has n0 users, group 1
 // round(n0/ratio), rounded half to even as the authors' Python round does
 // (ratio = n0/n1 ∈ {1, 0.1, 0.01} gives n1 = 10⁴, 10⁵, 10⁶ for n0 = 10⁴).
 // It returns nil for n0 < 1, a ratio that is not finite and > 0, or an n1

@@ -30,7 +30,7 @@ func TestGroupMeanFormula(t *testing.T) {
 		lo, hi float64
 		want   float64
 	}{
-		{0, 2, -1, 1, -1.0 / 3}, {1, 2, -1, 1, 1.0 / 3}, // spec P2 §6.1's example
+		{0, 2, -1, 1, -1.0 / 3}, {1, 2, -1, 1, 1.0 / 3}, // d = 2 on [−1, 1]: ±1/3
 		{0, 8, 0, 100, 100.0 / 9}, {7, 8, 0, 100, 800.0 / 9},
 		{0, 3, -50, 50, -25}, {1, 3, -50, 50, 0}, {2, 3, -50, 50, 25},
 	}
@@ -373,10 +373,10 @@ func TestSyntheticGroupedDeterministic(t *testing.T) {
 
 // TestSyntheticGroupedRangeInvariance: paper 002's E3 runs each shape on
 // [−1, 1], [0, 100] and [−50, 50] and pools them, which is only a free check
-// because the data are affine images of each other (L269). With one seed,
-// the groups are identical and the scaled values (and the scaled true
-// means) agree to 1e-12. Catches draws that depend on the range (a
-// rejection step inside [lo, hi], a uniform drawn as lo + U·hi) and a σ
+// because the data are affine images of each other (Section 5.2.3). With
+// one seed, the groups are identical and the scaled values (and the scaled
+// true means) agree to 1e-12. Catches draws that depend on the range
+// (a rejection step inside [lo, hi], a uniform drawn as lo + U·hi) and a σ
 // that does not scale with hi − lo.
 func TestSyntheticGroupedRangeInvariance(t *testing.T) {
 	for _, shape := range Shapes {

@@ -13,7 +13,7 @@ import (
 const DefaultStandinRows = 100_000
 
 // ipumsShape is the published shape of a census extract of paper 003
-// (L585, L608, L622): numeric regressors, the categorical attributes'
+// (Section VII and VII-B): numeric regressors, the categorical attributes'
 // numbers of levels, and the numeric response "total income".
 type ipumsShape struct {
 	numeric int   // numeric regressors (the response is one more numeric attribute)
@@ -32,9 +32,10 @@ var ipumsShapes = map[string]ipumsShape{
 // IPUMSStandin builds a synthetic stand-in for paper 003's IPUMS
 // International census extract of Brazil (country "br": 90 dimensions
 // after binarisation) or Mexico ("mx": 94), which cannot be redistributed
-// (datasets.md §4). It is NOT census data: rows of numeric regressors and
-// categorical attributes with the extract's dimensions, and an income-like
-// response, skewed and dependent on both, from a fixed model:
+// (the IPUMS user agreement forbids it; docs/data.md). It is NOT census
+// data: rows of numeric regressors and categorical attributes with the
+// extract's dimensions, and an income-like response, skewed and dependent
+// on both, from a fixed model:
 //
 //	u ~ N(0, 1)                         a latent socio-economic status
 //	z_j = a_j·u + √(1 − a_j²)·N(0, 1)    numeric regressors, a_j = 0.7 − 0.1·j

@@ -8,8 +8,8 @@ import (
 )
 
 // The UCI household power file: ';'-separated, a header line, '?' for a
-// missing value, and the datasets.md §3.2 recipe that reads only the first
-// rows data lines before dropping missing ones.
+// missing value, and the Voltage recipe that reads only the first rows data
+// lines before dropping missing ones.
 func TestFileLayoutHeaderMissingRows(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "power.txt")

@@ -52,7 +52,9 @@ type fileLayout struct {
 	// household power file); such rows are dropped and counted.
 	missing string
 	// rows, when > 0, reads only the first rows data lines, counting those
-	// with missing values (the Voltage recipe of datasets.md §3.2).
+	// with missing values (the Voltage recipe: Baek & Chung's 1,044,506
+	// samples are presumably what remains of the file's first 1,048,575
+	// rows, a spreadsheet's limit, once the missing ones are dropped).
 	rows int
 	// keep, when true, drops values outside [keepLo, keepHi] (they still
 	// count towards rows).

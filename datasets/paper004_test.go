@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// The Taxi and Retirement recipes of paper 004 (datasets.md §3.3–3.4) on
-// tiny extracts in the format scripts/extract writes: Taxi reads the
-// minute-floored column of the first Rows trips; Retirement keeps the
+// The Taxi and Retirement recipes of paper 004 (docs/multiservice.md,
+// "Data") on tiny extracts in the format scripts/extract writes: Taxi reads
+// the minute-floored column of the first Rows trips; Retirement keeps the
 // values in [10,000, 60,000]; both normalise by the kept values' min and
 // max. Absent files are ErrNotFound (the harness skips the dataset).
 func TestPaper004Recipes(t *testing.T) {

@@ -76,8 +76,8 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // attribute's fixed range, normalise = "fixed" (the default with
 // group_column, and the only rule allowed) with lo < hi (a stand-in's range
 // is fixed at [18, 100]), which Dataset.Grouped applies; "minmax" and
-// "none" are refused, since paper 002 scales by a-priori ranges only (spec
-// P2 §11.6). clip = true keeps values outside [lo, hi] raw (the truth is on
+// "none" are refused, since paper 002 scales by a-priori ranges only
+// (App. C). clip = true keeps values outside [lo, hi] raw (the truth is on
 // the raw data) and Grouped's scaling clips them; without it they are an
 // error naming the line. For example
 //
@@ -128,8 +128,8 @@ type Spec struct {
 	// x with KeepLo ≤ x ≤ KeepHi and drop the others (source "file" only;
 	// within the first Rows lines, before the normalisation): paper 004's
 	// Retirement data is "total compensation … within 10,000 to 60,000"
-	// (datasets.md §3.4). Omitted from JSON when 0, so that the hash of a
-	// spec without them is unchanged.
+	// (Du et al. Section 6.1.2). Omitted from JSON when 0, so that the hash
+	// of a spec without them is unchanged.
 	KeepLo     float64 `toml:"keep_lo" json:",omitempty"`
 	KeepHi     float64 `toml:"keep_hi" json:",omitempty"`
 	Normalise  string  `toml:"normalise"`

@@ -7,13 +7,13 @@ import (
 )
 
 // Stand-ins for paper 002's real-data experiments (E5 on MIMIC-IV, E6 on
-// AQUILA; spec P2 §6.3). Both are access-restricted data that ldpbench can
-// never ship (AQUILA is a Novartis study that is not public at all), so
-// these are synthetic: they reproduce the published group structure — the
-// exact group sizes printed in the paper's captions and, for MIMIC-IV, the
-// category names of its Table 7 in that (alphabetical) order — and the
-// paper's fixed value ranges (Table 2), and nothing else. Every dataset
-// built from a stand-in is marked Substitute.
+// AQUILA; Sections 5.1.2, 5.1.3 and 5.3). Both are access-restricted data
+// that ldpbench can never ship (AQUILA is a Novartis study that is not
+// public at all), so these are synthetic: they reproduce the published
+// group structure — the exact group sizes printed in the paper's captions
+// and, for MIMIC-IV, the category names of its Table 7 in that
+// (alphabetical) order — and the paper's fixed value ranges (Table 2), and
+// nothing else. Every dataset built from a stand-in is marked Substitute.
 //
 // MIMIC-IV: the value, age in years on [18, 100], is drawn per group from
 //
@@ -31,13 +31,13 @@ import (
 //
 // AQUILA: four values (age 18–100 y, BMI 10–60 kg/m², height 1.0–2.3 m,
 // weight 30–200 kg, the paper's ranges) by disease (AS 683, PsA 1,278) and
-// by gender (F 993, M 921), the caption sizes (L374, L382, L614, L622; the
+// by gender (F 993, M 921), the caption sizes (Figs 6a, 6b, 12 and 13; the
 // text's own counts differ, E2.7). The values are truncated normals with
 // per-group means and spreads typical of adult spondyloarthritis cohorts,
 // an ldpbench choice (aquilaValues says which): the groups differ little in
 // BMI by gender (0.3 kg/m²) and much in height by gender (0.14 m), so the
 // order-correctness plots have an easy and a hard case, as the paper's do
-// (L346–354); nothing about the real study is claimed.
+// (Section 5.3.1); nothing about the real study is claimed.
 
 // The MIMIC-IV stand-ins' age law.
 const (
@@ -80,8 +80,8 @@ func (d StandinDef) Total() int {
 
 // Standins returns the stand-ins of source "standin", fresh on every call.
 // Sizes are the paper's printed captions (ERRATA E2.8: they sum to 430,862
-// admissions, not L247's 431,231), except mimic-gender's, which the paper
-// does not print.
+// admissions, not the 431,231 of Section 5.1.3), except mimic-gender's,
+// which the paper does not print.
 func Standins() []StandinDef {
 	mimic := []StandinDef{
 		{
@@ -89,7 +89,7 @@ func Standins() []StandinDef {
 			Labels: []string{"AMBULATORY OBSERVATION", "DIRECT EMER.", "DIRECT OBSERVATION", "ELECTIVE",
 				"EU OBSERVATION", "EW EMER.", "OBSERVATION ADMIT", "SURGICAL SAME DAY ADMISSION", "URGENT"},
 			Sizes:  []int{6620, 19519, 18682, 10557, 94739, 149278, 52641, 34184, 44642},
-			Origin: "sizes of Fig. 14a (L628), labels of Table 7",
+			Origin: "sizes of Fig. 14a, labels of Table 7",
 		},
 		{
 			Name: "mimic-admission-location",
@@ -98,7 +98,7 @@ func Standins() []StandinDef {
 				"PHYSICIAN REFERRAL", "PROCEDURE SITE", "TRANSFER FROM HOSPITAL",
 				"TRANSFER FROM SKILLED NURSING FACILITY", "WALK-IN/SELF REFERRAL"},
 			Sizes:  []int{185, 10006, 232476, 358, 4204, 5401, 114815, 7798, 35964, 3842, 15813},
-			Origin: "sizes of Fig. 6d (L386), labels of Table 7",
+			Origin: "sizes of Fig. 6d, labels of Table 7",
 		},
 		{
 			Name: "mimic-discharge-location",
@@ -106,19 +106,19 @@ func Standins() []StandinDef {
 				"DIED", "HEALTHCARE FACILITY", "HOME", "HOME HEALTH CARE", "HOSPICE", "OTHER FACILITY",
 				"PSYCH FACILITY", "REHAB", "SKILLED NURSING FACILITY"},
 			Sizes:  []int{1610, 2587, 550, 7144, 8506, 42, 155321, 75545, 3469, 1354, 2262, 10521, 43013},
-			Origin: "sizes of Fig. 14c (L634), labels of Table 7; 311,924 users (admissions without a discharge location dropped)",
+			Origin: "sizes of Fig. 14c, labels of Table 7; 311,924 users (admissions without a discharge location dropped)",
 		},
 		{
 			Name:   "mimic-deceased",
 			Labels: []string{"no", "yes"},
 			Sizes:  []int{324785, 106077},
-			Origin: "sizes of Fig. 14b (L630), labels of Table 2",
+			Origin: "sizes of Fig. 14b, labels of Table 2",
 		},
 		{
 			Name:   "mimic-gender",
 			Labels: []string{"F", "M"},
 			Sizes:  []int{225690, 205172},
-			Origin: "sizes NOT printed by the paper: derived from L358's \"roughly 10% more female than male\" (M = round(430,862/2.1)); labels MIMIC's codes",
+			Origin: "sizes NOT printed by the paper: derived from Section 5.3.2's \"roughly 10% more female than male\" (M = round(430,862/2.1)); labels MIMIC's codes",
 		},
 	}
 	for i := range mimic {
@@ -161,8 +161,8 @@ func aquilaStandins() []StandinDef {
 		sizes  []int
 		origin string
 	}{
-		{"disease", []string{"AS", "PsA"}, []int{683, 1278}, "sizes of Figs 6a, 12 (L374, L614; E2.7)"},
-		{"gender", []string{"F", "M"}, []int{993, 921}, "sizes of Figs 6b, 13 (L382, L622; E2.7)"},
+		{"disease", []string{"AS", "PsA"}, []int{683, 1278}, "sizes of Figs 6a, 12 (E2.7)"},
+		{"gender", []string{"F", "M"}, []int{993, 921}, "sizes of Figs 6b, 13 (E2.7)"},
 	} {
 		for _, v := range aquilaValues {
 			law := v.byDisease

@@ -11,11 +11,12 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// standinPrinted are paper 002's printed group sizes (spec P2 §6.3; captions
-// L628, L386, L634, L630; AQUILA's L374, L382, L614, L622), typed again here
-// independently of standin.go, with the number of Table 7 labels and the
-// paper's fixed value ranges (Table 2). mimic-gender's sizes are not
-// printed: they are derived from L358's "roughly 10% more female than male".
+// standinPrinted are paper 002's printed group sizes (the captions of
+// Figs 14a, 6d, 14c and 14b; AQUILA's of Figs 6a, 6b, 12 and 13), typed
+// again here independently of standin.go, with the number of Table 7 labels
+// and the paper's fixed value ranges (Table 2). mimic-gender's sizes are
+// not printed: they are derived from Section 5.3.2's "roughly 10% more
+// female than male".
 var standinPrinted = []struct {
 	name   string
 	sizes  []int
@@ -46,8 +47,8 @@ var standinPrinted = []struct {
 // printed sizes, the labels (sorted, one per group, Table 7's first and
 // last), the fixed age range and the substitute mark. Catches a size typo,
 // a dropped group, labels out of order (groups then mean the wrong
-// category), a sample of the wrong total (E2.8: 430,862, not L247's
-// 431,231), and a stand-in not marked as one.
+// category), a sample of the wrong total (E2.8: 430,862, not the 431,231 of
+// Section 5.1.3), and a stand-in not marked as one.
 func TestStandinSizes(t *testing.T) {
 	if len(Standins()) != len(standinPrinted) {
 		t.Fatalf("%d stand-ins, the test knows %d", len(Standins()), len(standinPrinted))

@@ -29,7 +29,7 @@ type Table struct {
 	Numeric int
 	// Categorical is the number of categorical attributes behind the
 	// binarised columns (paper 003 splits the budget by attributes, not
-	// columns: p3 spec §3.3).
+	// columns, following Wang et al.: Section VII-A).
 	Categorical int
 	Y           []float64
 	// Classes names the classes of a classification table in index order;
@@ -57,9 +57,9 @@ func (t *Table) Rows() int {
 func (t *Table) Row(i int) []float64 { return t.X[i*t.P : (i+1)*t.P : (i+1)*t.P] }
 
 // Binarise writes the k − 1 binary coordinates of level l (0 ≤ l < k) of
-// a categorical attribute to dst[:k−1] (paper 003, L608): level l < k − 1
-// puts +1 on coordinate l and −1 on the others; the last level is −1
-// everywhere.
+// a categorical attribute to dst[:k−1] (paper 003, Section VII-B): level
+// l < k − 1 puts +1 on coordinate l and −1 on the others; the last level is
+// −1 everywhere.
 func Binarise(dst []float64, l, k int) {
 	for j := range k - 1 {
 		dst[j] = -1
@@ -71,9 +71,9 @@ func Binarise(dst []float64, l, k int) {
 
 // MinMaxColumns maps every column j < cols of the row-major X (p columns)
 // onto [−1, 1] by its own min and max, 2(x − m)/(M − m) − 1 (paper 003's
-// "normalise the domain of each numeric attribute to [−1, 1]", L587, min–max
-// by default); a constant column becomes 0. It returns the (min, max) of
-// each column, for the record.
+// "normalise the domain of each numeric attribute to [−1, 1]", Section VII,
+// min–max by default); a constant column becomes 0. It returns the
+// (min, max) of each column, for the record.
 func MinMaxColumns(X []float64, p, cols int) [][2]float64 {
 	n := len(X) / p
 	out := make([][2]float64, cols)
@@ -123,7 +123,7 @@ func TableFiles(name string) []string {
 //	shuttle           UCI Statlog Shuttle test split: 9 features, classes 1…7 → 0…6 (14,500 rows)
 //	vehicle           SensIT Vehicle (LIBSVM combined_scale + .t): 100 features on [−1, 1],
 //	                  the multiclass label mapped to ±1: class 1 → +1, classes 2 and 3 → −1
-//	                  (one class against the rest; paper 003 uses a binary label, L622)
+//	                  (one class against the rest; paper 003 uses a binary label, Section VII-B)
 //	wisdm             WISDM v1.1 raw: x, y, z, then user (36 levels) and activity (6)
 //	                  binarised: 43 columns, no response; malformed records counted in Rejected
 //	ipums-br-standin  synthetic stand-in for IPUMS Brazil (see IPUMSStandin)
@@ -314,8 +314,8 @@ var WISDMActivities = []string{"Walking", "Jogging", "Upstairs", "Downstairs", "
 // that does not have six fields, a user outside 1…36, an unknown activity
 // or a non-finite acceleration is counted in Rejected and skipped. The
 // table has x, y, z (raw, m/s²·10/g as recorded) then user (36 levels) and
-// activity (6) binarised: 3 + 35 + 5 = 43 columns (paper 003, L608;
-// E3.16); the timestamp is dropped.
+// activity (6) binarised: 3 + 35 + 5 = 43 columns
+// (paper 003, Section VII-B; E3.16); the timestamp is dropped.
 func ReadWISDM(r io.Reader, where string) (*Table, error) {
 	const users = 36
 	t := &Table{Name: "wisdm", P: 3 + users - 1 + len(WISDMActivities) - 1, Numeric: 3, Categorical: 2}
