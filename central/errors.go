@@ -22,10 +22,9 @@ func (e *ParamError) Error() string {
 // hourglass and the estimators built on them).
 //
 // Above maxEps, b = e^{−ε} is within a few hundred binades of underflow
-// (it underflows at ε ≈ 745, where P(B = 0) becomes 0/0: trap 4 of the
-// spec). Below minEps, a geometric draw ⌊E/ε⌋ could exceed the 2^52 at
-// which it is clamped (E ≤ 45 in practice) and its integer step index
-// would lose meaning.
+// (it underflows at ε ≈ 745, where P(B = 0) becomes 0/0). Below minEps, a
+// geometric draw ⌊E/ε⌋ could exceed the 2^52 at which it is clamped
+// (E ≤ 45 in practice) and its integer step index would lose meaning.
 const (
 	minEps = 1e-9
 	maxEps = 700

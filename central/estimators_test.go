@@ -162,14 +162,14 @@ func TestBoundaryHalving(t *testing.T) {
 	}
 }
 
-// TestAffineEquivariance (Lemma 10, trap 14): with the same generator,
-// Alg. 2, Alg. 3 (all three noises) and the swap reference give the same
-// normalised error (μ̂ − μ)/w on [0, 1] and on [10⁶, 10⁶ + 1], run by
-// run, to 4 ulps of 10⁶ (the rounding of μ̂ = l + w·q and of μ; the sums
-// chosen are exact in float64); Alg. 1, whose sum noise scales with
-// W = max(|l|, |u|), has a normalised MSE at least 10³ times larger there.
-// Catches an estimator that computes from the raw sum (catastrophic
-// cancellation) or uses W where w belongs.
+// TestAffineEquivariance (Lemma 10): with the same generator, Alg. 2,
+// Alg. 3 (all three noises) and the swap reference give the same normalised
+// error (μ̂ − μ)/w on [0, 1] and on [10⁶, 10⁶ + 1], run by run, to 4 ulps
+// of 10⁶ (the rounding of μ̂ = l + w·q and of μ; the sums chosen are exact
+// in float64); Alg. 1, whose sum noise scales with W = max(|l|, |u|), has a
+// normalised MSE at least 10³ times larger there. Catches an estimator that
+// computes from the raw sum (catastrophic cancellation) or uses W where w
+// belongs.
 func TestAffineEquivariance(t *testing.T) {
 	const n, eps, T = 10000, 1.0, 2000
 	shifted := central.Options{L: 1e6, U: 1e6 + 1}

@@ -69,8 +69,8 @@ func (h *Hourglass) Marginal() *Staircase {
 //
 // The printed eq. (10) centres K at J + 1 for x ≥ 0 (a ceiling for the
 // floor), which moves half the mass one line up and gives E[Z2] = ½Δ.
-// J is the sampler's latent index, never a floor of the float X (trap 2).
-// K is returned as an integer so that an estimator can form the exact
+// J is the sampler's latent index, never a floor of the float X. K is
+// returned as an integer so that an estimator can form the exact
 // denominator n + K (E1.17). It takes five words: the staircase's three
 // and two exponentials.
 func (h *Hourglass) Sample(rng *rand.Rand) (z1, z2 float64, k int) {

@@ -294,9 +294,9 @@ func TestHourglassPrivacyRatio(t *testing.T) {
 // condition of γ* in E[X²] is this identity, and it is what makes the
 // hourglass's leading-order MSE that of independent noise (Theorem 3).
 // At other γ it is not 0 (mpmath: −0.6243 at ε = 1, γ = 1; +0.0167 at
-// ε = 1, γ = 0.4; −0.0506 at ε = 4, γ = 0.4), so the spec's "E[Z1·Z2] = 0
-// exactly" holds at γ* only. Catches a closed form with S₁ and S₂ swapped
-// or the outer piece's index k for k + 1.
+// ε = 1, γ = 0.4; −0.0506 at ε = 4, γ = 0.4), so "E[Z1·Z2] = 0 exactly"
+// holds at γ* only. Catches a closed form with S₁ and S₂ swapped or the
+// outer piece's index k for k + 1.
 func TestHourglassCrossMoment(t *testing.T) {
 	for _, eps := range []float64{1e-3, 0.05, 0.5, 1, 4, 8, 30, 100} {
 		h := mustHourglass(t, eps, central.GammaStar(eps), 1.7)

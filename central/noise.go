@@ -14,7 +14,7 @@ const maxGeometric = 1 << 52
 // geometric returns G = ⌊E·invEps⌋ with E ~ Exp(1): P(G = k) = (1−b)b^k
 // on {0, 1, …}, b = e^{−ε}. The exponential comes from rng.ExpFloat64
 // (one word, a ziggurat: 1.5 uniforms' time), cheaper than −log(U)/ε
-// (3.4) and free of the U = 0 trap (trap 5). The conversion truncates,
+// (3.4) and free of the U = 0 trap (−log 0 = +∞). The conversion truncates,
 // which is the floor for the non-negative value.
 func geometric(invEps float64, rng *rand.Rand) int {
 	x := rng.ExpFloat64() * invEps

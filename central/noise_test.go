@@ -138,10 +138,10 @@ func TestGeometric2(t *testing.T) {
 }
 
 // TestExtremeEpsilon: at the ends of the accepted range, ε = 1e−9 and
-// ε = 700 (b = e^{−700} ≈ 1e−304, trap 4), every sampler returns finite
-// values, the moments are finite and positive, γ* and γ̃* are in [0, 1],
-// and every estimator returns a finite value in [l, u]. Catches 0/0 in
-// P(B = 0) at large ε and int overflow of a geometric at tiny ε.
+// ε = 700 (b = e^{−700} ≈ 1e−304, near underflow), every sampler returns
+// finite values, the moments are finite and positive, γ* and γ̃* are in
+// [0, 1], and every estimator returns a finite value in [l, u]. Catches 0/0
+// in P(B = 0) at large ε and int overflow of a geometric at tiny ε.
 func TestExtremeEpsilon(t *testing.T) {
 	rng := newRNG(460)
 	for _, eps := range []float64{1e-9, 700} {

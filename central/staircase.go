@@ -67,8 +67,8 @@ func (s *Staircase) Delta() float64 { return s.delta }
 //	X = S·Δ·(G + γ + (1−γ)V)      if B = 1 (the outer piece, J = G + 1).
 //
 // J is the latent G + B, exact: recomputing it by flooring the float X
-// can be off by one at a step's edge (trap 2), and the hourglass needs the
-// exact index. sign is S even when X = 0.
+// can be off by one at a step's edge, and the hourglass needs the exact
+// index. sign is S even when X = 0.
 //
 // It takes three words from rng: an exponential (rng.ExpFloat64), one
 // rng.Uint64 whose bit 0 is the sign and top 53 bits are V, and one

@@ -112,9 +112,9 @@ func (s *Staircase2D) Density(x, y float64) float64 {
 }
 
 // SecondMoment returns E[x²] (= E[y²]; E[xy] = 0 by symmetry) in closed
-// form. With ∫_{|x|+|y|<R} x² = R⁴/3 the spec's series is
-// (aΔ⁴/3)·Σ_k [r^k((k+γ)⁴ − k⁴) + r^{k+1}((k+1)⁴ − (k+γ)⁴)]; expanding
-// the quartics and summing S_p = Σ_k k^p r^k gives
+// form. With ∫_{|x|+|y|<R} x² = R⁴/3 the moment is the series (aΔ⁴/3)·Σ_k
+// [r^k((k+γ)⁴ − k⁴) + r^{k+1}((k+1)⁴ − (k+γ)⁴)]; expanding the quartics and
+// summing S_p = Σ_k k^p r^k gives
 //
 //	(aΔ⁴/3)·(4c₁S₃ + 6c₂S₂ + 4c₃S₁ + c₄S₀),  c_p = r + (1−r)γ^p,
 //

@@ -75,8 +75,9 @@ func TestStaircase2DNormaliser(t *testing.T) {
 	}
 }
 
-// seriesSecondMoment is the spec's truncated series (§2.5) at Δ = 1:
-// a·Σ_k [r^k((k+γ)⁴ − k⁴) + r^{k+1}((k+1)⁴ − (k+γ)⁴)]/3, a from E1.2.
+// seriesSecondMoment is the truncated series of Definition 3's density at
+// Δ = 1: a·Σ_k [r^k((k+γ)⁴ − k⁴) + r^{k+1}((k+1)⁴ − (k+γ)⁴)]/3, a from
+// E1.2.
 func seriesSecondMoment(eps, g float64) float64 {
 	r := math.Exp(-eps)
 	a := (1 - r) * (1 - r) / (2 * (2*r*(r+(1-r)*g) + (1-r)*(r+(1-r)*g*g)))
@@ -92,10 +93,10 @@ func seriesSecondMoment(eps, g float64) float64 {
 	return a * sum / 3
 }
 
-// TestStaircase2DSecondMoment: the closed form equals the spec's series
-// (1e−12) and the plane integral of x²f (1e−9), and scales as
-// Δ². Catches a wrong S_p sum (S₃'s 1 + 4r + r²), the quartic expanded
-// wrongly, and a missing Δ².
+// TestStaircase2DSecondMoment: the closed form equals the series (1e−12)
+// and the plane integral of x²f (1e−9), and scales as Δ². Catches a wrong
+// S_p sum (S₃'s 1 + 4r + r²), the quartic expanded wrongly, and a missing
+// Δ².
 func TestStaircase2DSecondMoment(t *testing.T) {
 	for _, c := range []struct{ eps, gamma, delta float64 }{
 		{0.05, 0.5, 1}, {0.5, 0.2, 1}, {1, -1, 1}, {3, -1, 1.5}, {6, 0, 1}, {10, -1, 1},

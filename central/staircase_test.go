@@ -31,8 +31,8 @@ func stairGamma(eps, g float64) float64 {
 // TestStaircaseDensityIntegrates: ∫f = 1 and ∫x²f = SecondMoment, both to
 // 1e−9, by adaptive quadrature of Density over [−R, R] (R where the tail
 // is below 1e−13). Catches a normaliser without Δ or with b for 1 − b, a
-// step index offset by γ (trap 3: ⌊|x|/Δ⌋ for ⌈|x|/Δ − γ⌉ moves mass
-// between steps), and an error in the closed-form second moment.
+// step index offset by γ (⌊|x|/Δ⌋ for ⌈|x|/Δ − γ⌉ moves mass between
+// steps), and an error in the closed-form second moment.
 func TestStaircaseDensityIntegrates(t *testing.T) {
 	for _, c := range staircaseCases {
 		g := stairGamma(c.eps, c.gamma)
@@ -187,14 +187,14 @@ func (s *scripted) Uint64() uint64 {
 	return s.words[s.i-1]
 }
 
-// TestStaircaseLatentIndexAtStepEdge (trap 2): with γ = 0.1 and the
-// largest V below 1 on the inner piece of step 0, X = 0.1·(1 − 2^−53) is
-// in step 0, but ⌊|X| + 1 − γ⌋ rounds to 1. The sampler must report the
-// latent J = 0, and the hourglass built on it must centre K on 0. The
-// words: the exponential's word 0 gives E = 0 (G = 0); the next word has
-// bit 0 clear (sign +) and top 53 bits set (V = 1 − 2^−53); word 0 for
-// the Bernoulli gives U = 0 < P(B = 0) (inner piece); for the hourglass,
-// two more zero words give G1 = G2 = 0.
+// TestStaircaseLatentIndexAtStepEdge: with γ = 0.1 and the largest V below
+// 1 on the inner piece of step 0, X = 0.1·(1 − 2^−53) is in step 0, but
+// ⌊|X| + 1 − γ⌋ rounds to 1. The sampler must report the latent J = 0, and
+// the hourglass built on it must centre K on 0. The words: the
+// exponential's word 0 gives E = 0 (G = 0); the next word has bit 0 clear
+// (sign +) and top 53 bits set (V = 1 − 2^−53); word 0 for the Bernoulli
+// gives U = 0 < P(B = 0) (inner piece); for the hourglass, two more zero
+// words give G1 = G2 = 0.
 func TestStaircaseLatentIndexAtStepEdge(t *testing.T) {
 	const gamma = 0.1
 	words := []uint64{0, ^uint64(0) &^ 1, 0, 0, 0}
