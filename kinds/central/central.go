@@ -146,9 +146,9 @@ func (r *cell) Trial(ctx context.Context, _ int, rng *rand.Rand, out []experimen
 }
 
 // normalise returns the MSE in the normalisation of metric m: as is, or
-// multiplied by n²ε²/(2w²) (Section 6, L412) or ε²/(2w²) (Appendix H,
-// L703): "normalized by" means multiplied (E1.15), and the division by w²
-// makes the values those of the range [0, 1] (Lemma 10).
+// multiplied by n²ε²/(2w²) (Section 6) or ε²/(2w²) (Appendix H):
+// "normalized by" means multiplied (E1.15), and the division by w² makes
+// the values those of the range [0, 1] (Lemma 10).
 func (r *cell) normalise(m string, mse float64) float64 {
 	w := r.data.u - r.data.l
 	switch m {

@@ -19,10 +19,10 @@ import (
 
 // TestErrorAgainstEmpiricalMean: with data = dataset (the first n values
 // of a uniform sample, mapped onto [0, 1]) the error is measured against
-// their own mean μ(D), never the law's ½ (spec trap 8): the batch MSE
-// equals the leading-order theory at α = μ(D) within zCrit SE. Measured
-// against ½ it would carry (μ(D) − ½)², which the test first checks to be
-// over 100 times the theory, so the bug cannot hide in the band.
+// their own mean μ(D), never the law's ½ (E1.14): the batch MSE equals the
+// leading-order theory at α = μ(D) within zCrit SE. Measured against ½ it
+// would carry (μ(D) − ½)², which the test first checks to be over 100 times
+// the theory, so the bug cannot hide in the band.
 func TestErrorAgainstEmpiricalMean(t *testing.T) {
 	const n = 10000
 	r := prepare(t, cdp.NameAlg3Lap, 1, n, map[string]string{"data": "dataset", "runs": "1000000"})

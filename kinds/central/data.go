@@ -11,7 +11,7 @@ import (
 const (
 	// dataExtremes: ⌊nα⌋ values at u, one at l + (nα − ⌊nα⌋)·w, the rest
 	// at l (α = (μ − l)/w): the values of a Bernoulli draw, with the mean
-	// exactly μ (spec §5.1). The default.
+	// exactly μ (the paper does not state its data, E1.14). The default.
 	dataExtremes = "extremes"
 	// dataConstant: every value equal to μ.
 	dataConstant = "constant"

@@ -13,7 +13,7 @@
 //
 // Methods: the estimators of package central (central-alg1, central-alg2,
 // central-alg3-lap, central-alg3-2d, central-alg3-hg and the swap reference
-// central-swap-staircase, spec §3), lower-bound (the minimax bound
+// central-swap-staircase; docs/central.md), lower-bound (the minimax bound
 // w²σ²(ε)/n², a closed form: App. H's reading (i) of E1.16; the simulated
 // swap reference is reading (ii)), and ldp:<mechanism>, any registered
 // unbiased ε-LDP mechanism run by every user on the same values. "*" is the
@@ -22,12 +22,12 @@
 // central-swap-* swap (n public), lower-bound add-remove, ldp:* local.
 //
 // Data: the estimators see a dataset only through n and Σx, so the kind
-// builds it deterministically with mean exactly μ (params.mu, spec §5.1:
-// params.data = extremes, the default, ⌊nα⌋ values at hi, one value
-// between, the rest at lo; or constant), on params.range (default 0:1), or
-// takes the spec dataset's first n values (data = dataset). The error is
-// always measured against the data's own mean μ(D), never a generating
-// mean (spec trap 8).
+// builds it deterministically with mean exactly μ (params.mu; the paper
+// does not state its data, E1.14: params.data = extremes, the default, ⌊nα⌋
+// values at hi, one value between, the rest at lo; or constant), on
+// params.range (default 0:1), or takes the spec dataset's first n values
+// (data = dataset). The error is always measured against the data's own
+// mean μ(D), never a generating mean (E1.14).
 //
 // A trial is a batch: params.runs releases (default 100,000 for the central
 // estimators, whose release is O(1) and allocation-free; 100 for ldp:
@@ -42,10 +42,10 @@
 // error, data units), mse_norm_sec6 (× n²ε²/(2w²), Section 6) and
 // mse_norm_apph (× ε²/(2w²), App. H); "normalized by" means multiplied
 // (E1.15). Theory: exact for lower-bound and ldp: methods; for the central
-// estimators the leading-order constant of central.LeadingConstant (spec
-// §4.2; halved at μ exactly lo or hi), stated only where bounds on the
-// terms it neglects (clipping, the ratio's expansion in D/n) are below
-// 0.1 % and 0.5 % of it (validity.go), and none elsewhere: near the ends of
-// the range, at the small n of App. H, at small nε. docs/central.md has the
-// paper's numbers beside ours.
+// estimators the leading-order constant of central.LeadingConstant
+// (docs/central.md; halved at μ exactly lo or hi), stated only where bounds
+// on the terms it neglects (clipping, the ratio's expansion in D/n) are
+// below 0.1 % and 0.5 % of it (validity.go), and none elsewhere: near the
+// ends of the range, at the small n of App. H, at small nε. docs/central.md
+// has the paper's numbers beside ours.
 package central

@@ -62,7 +62,7 @@ func shiftedGeomSum(s *[7]float64, c float64, q int) float64 {
 	return sum
 }
 
-// staircaseLaw is the univariate staircase (ε, γ, Δ = 1) of spec §2.2,
+// staircaseLaw is the univariate staircase (ε, γ, Δ = 1) of Definition 2,
 // through its mixture form |Z| = G + U: G ~ Geometric(b) on {0, 1, …}
 // (b = e^{−ε}) and, independently, U uniform on [0, γ) with probability
 // p0 = γ/(γ + b(1 − γ)), else uniform on [γ, 1). Moments by binomial
@@ -131,7 +131,7 @@ func staircaseLaw(eps, gamma float64) law {
 }
 
 // staircase2DLaw is one coordinate x of the two-dimensional ℓ1 staircase
-// (ε, γ, Δ = 1) of spec §2.5: density a·r^k on the ℓ1 ring [k, k+γ) and
+// (ε, γ, Δ = 1) of Definition 3: density a·r^k on the ℓ1 ring [k, k+γ) and
 // a·r^{k+1} on [k+γ, k+1), with the corrected normaliser of E1.2. On the
 // ring of radius ρ (area element 4ρ dρ), ∫_{|x|+|y|<R} |x|^p = 4R^{p+2}/
 // ((p+1)(p+2)), and the rings telescope:

@@ -25,7 +25,7 @@ func TestLeadingOrderAgainstMonteCarlo(t *testing.T) {
 		eps      float64
 		mu       string
 		rng      string
-		want     float64 // 𝒩, spec §4.2
+		want     float64 // 𝒩, docs/central.md
 		catches  string
 		boundary bool
 	}{
@@ -33,7 +33,7 @@ func TestLeadingOrderAgainstMonteCarlo(t *testing.T) {
 		{cdp.NameAlg2, 1, "0.01", "", 1 + 0.98*0.98, "Alg. 2 with a centred sum noise Lap(2w/ε) (𝒩 × 2.5)", false},
 		{cdp.NameAlg3Lap, 1, "0.5", "", 0.5, "Alg. 3's scale read as a rate (Lap(ε) for Lap(1/ε), E1.10)", false},
 		{cdp.NameAlg3Lap, 2, "0", "-1:3", 0.625, "the normalisation without ÷w² (w = 4: 𝒩 × 16)", false},
-		{cdp.NameAlg3Lap, 1, "1000000.3", "1000000:1000001", 0.58, "rounding at |l| = 10⁶ (Lemma 10: Alg. 3 is affine-equivariant, L116)", false},
+		{cdp.NameAlg3Lap, 1, "1000000.3", "1000000:1000001", 0.58, "rounding at |l| = 10⁶ (Lemma 10: Alg. 3 is affine-equivariant, Section 1.3)", false},
 		{cdp.NameAlg2, 0.5, "-7", "-10:-5", 1 + 0.04, "Alg. 2 centred at 0 instead of m on a shifted range", false},
 		{cdp.NameAlg3TwoD, 4, "0.3", "", 0.58 * 0.72697 / 1, "the 2-D staircase's normaliser as printed (E1.2) or γ not γ̃*", false},
 		{cdp.NameAlg3HG, 4, "0.2", "", 0.68 * cdp.LowerBound(4), "the hourglass with the printed ceiling (E1.1: E Z2 = ½)", false},
@@ -59,7 +59,7 @@ func TestLeadingOrderAgainstMonteCarlo(t *testing.T) {
 				t.Fatalf("no theory stated (%s)", c.catches)
 			}
 			if relDiff(th, c.want) > 1e-4 {
-				t.Fatalf("theory 𝒩 = %.6g, spec §4.2 gives %.6g", th, c.want)
+				t.Fatalf("theory 𝒩 = %.6g, docs/central.md gives %.6g", th, c.want)
 			}
 			vals := kindtest.Trials(t, r, 4, 11)
 			got := mean(vals["mse_norm_sec6"])

@@ -42,11 +42,11 @@ type errorModel struct {
 
 // newErrorModel returns the first-order error of estimator name at data
 // mean mu on [l, u] with n values: the noise laws and coefficients of
-// spec §3 (Algorithm 1's sum noise Lap(2W/ε), W = max(|l|, |u|); Algorithm
-// 2's Lap(w/ε) on the centred sum; Lap(2/ε) on their counts; Lap(1/ε),
-// the 2-D staircase at γ̃* or the hourglass at γ* on Algorithm 3's two
-// coordinates; the staircase at γ* and Δ = w for the swap reference, whose
-// n is public).
+// the estimators (Algorithm 1's sum noise Lap(2W/ε), W = max(|l|, |u|);
+// Algorithm 2's Lap(w/ε) on the centred sum; Lap(2/ε) on their counts;
+// Lap(1/ε), the 2-D staircase at γ̃* or the hourglass at γ* on
+// Algorithm 3's two coordinates; the staircase at γ* and Δ = w for the swap
+// reference, whose n is public).
 func newErrorModel(name string, eps, mu, l, u float64, n int) errorModel {
 	w := u - l
 	alpha := (mu - l) / w

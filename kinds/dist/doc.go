@@ -1,6 +1,6 @@
 // Package dist is kind noutput-dist: distribution, variance and decile
 // estimation from ε-LDP reports, Baek & Chung's Figure 4 (PVLDB 2025,
-// Sec. 5.2, L624–635; p0 spec §2.8, §3.2, §4.3).
+// Sec. 5.2; 2PEM of Sec. 4.2).
 //
 // A cell is one dataset, one method, one ε. A trial keeps each of the n
 // records with probability 1/dim (the paper's dimension sampling: one
@@ -17,7 +17,7 @@
 //	sw             Square Wave on (x+1)/2, EM on its exact matrix with 1024
 //	               output buckets (plain EM, E0.29; params.em = "ems" smooths)
 //	three-outputs, hm-tp, pm, pm-sub, n-output
-//	               beyond the paper (issue 15 item 6): EM on the mechanism's
+//	               beyond the paper: EM on the mechanism's
 //	               exact transition matrix (estimators.HistTransition)
 //	<mechanism>    any other registered mechanism with a bounded output and
 //	               bucket probabilities (its capabilities, Kind.MechanismNeeds;

@@ -15,7 +15,7 @@
 //	         accuracy after each round (params.round); the cells of one
 //	         configuration that differ in round share their runs
 //	mean     Zhao et al. Fig. 6: mean estimation of a table's numeric
-//	         attributes at the numeric share of ε (p3 spec §3.3), exact
+//	         attributes at the numeric share of ε (Section VII-A), exact
 //	         theory
 //
 // Data: the [[datasets]] entry's name selects the table of

@@ -22,9 +22,9 @@ const (
 	TaskMean    = "mean"
 )
 
-// Defaults of the parameters the papers leave unstated (ERRATA E3.17,
-// p3 spec §4): recorded in every row through the params columns when a
-// spec sets them, and in docs/fl.md.
+// Defaults of the parameters the papers leave unstated (ERRATA E3.17):
+// recorded in every row through the params columns when a spec sets them,
+// and in docs/fl.md.
 const (
 	DefaultEta     = 0.1
 	DefaultGroup   = 1000

@@ -11,14 +11,14 @@ import (
 // meanRun is a prepared cell of task mean (Zhao et al. Fig. 6): every user
 // reports the numeric attributes of its row, on [−1, 1], through the
 // method's d-dimensional mechanism at the numeric share of the budget,
-// ε·d_n/d over the attributes (p3 spec §3.3: the categorical attributes
-// spend the rest and are not scored); the collector averages every
-// attribute.
+// ε·d_n/d over the attributes (Zhao et al. Section VII-A: the categorical
+// attributes spend the rest and are not scored); the collector averages
+// every attribute.
 type meanRun struct {
 	v      mechanisms.Vector
 	xs     []float64 // n rows of dn values
 	dn     int
-	scored []int // attributes in the MSE (Vehicle: the last 6, L602)
+	scored []int // attributes in the MSE (Vehicle: the last 6, Section VII-A)
 	truth  []float64
 	theory float64
 }

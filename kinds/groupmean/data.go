@@ -32,15 +32,15 @@ type dataSource struct {
 }
 
 // source returns the cell's data source. With params.shape (uniform,
-// normal, constant or extremum: spec §6.1) the kind draws synthetic grouped
-// data itself, n users per group, params.groups groups, params.imbalance and
-// params.range (default −1:1), once per configuration from the master seed,
-// the shape and the group sizes (so that every method, ε and range of a
-// configuration sees the same users, the ranges as affine images of one
-// another); the spec's dataset then only names the data (a small synthetic
-// source such as uniform). Without it the dataset must have a group column
-// (a file's group_column, a stand-in), with its declared fixed range, of
-// which the cell uses the first n rows.
+// normal, constant or extremum: Section 5.1.1) the kind draws synthetic
+// grouped data itself, n users per group, params.groups groups,
+// params.imbalance and params.range (default −1:1), once per configuration
+// from the master seed, the shape and the group sizes (so that every
+// method, ε and range of a configuration sees the same users, the ranges as
+// affine images of one another); the spec's dataset then only names the
+// data (a small synthetic source such as uniform). Without it the dataset
+// must have a group column (a file's group_column, a stand-in), with its
+// declared fixed range, of which the cell uses the first n rows.
 func source(c *experiment.CellSpec) (dataSource, error) {
 	ds := c.Dataset
 	p := c.Params

@@ -13,8 +13,9 @@
 // Each user reports (g′, v′) through a group mechanism of package
 // mechanisms/group (Algorithm 3: the group by GRR at ε1, the value, or the
 // neutral 0 when the group was changed, by a value mechanism at ε2); the
-// collector estimates n̂_g, ŝ_g and m̂_g (package estimators, spec §3.2),
-// as printed, with no guard, or in a named robust mode (params.mode).
+// collector estimates n̂_g, ŝ_g and m̂_g (package estimators; Section 4 of
+// the paper), as printed, with no guard, or in a named robust mode
+// (params.mode).
 //
 // Methods: laplace, bernoulli, nprr, pw (the paper's four, with its budget
 // allocations) and value:<name>, any registered 1-D mechanism as the value
@@ -38,8 +39,8 @@
 // scaled_abs_error_sq (its companion mean of squares, for the SD over runs ×
 // groups that the paper's bands and Tables 8–10 show), group_error_ratio,
 // order_correct and mean_diff (groups 0 and 1), group_mean (params.group).
-// Theory: 1 − a for the group error ratio, exact; the delta method of spec §5
-// for the errors where every group's CV(n̂_g) ≤ 0.15, and none beyond, where
-// the ratio estimator's tails make it wrong (E2.13). docs/groupmeans.md has
-// the paper's numbers beside ours.
+// Theory: 1 − a for the group error ratio, exact; the delta method
+// (derived; the paper has none) for the errors where every group's
+// CV(n̂_g) ≤ 0.15, and none beyond, where the ratio estimator's tails make
+// it wrong (E2.13). docs/groupmeans.md has the paper's numbers beside ours.
 package groupmean

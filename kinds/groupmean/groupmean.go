@@ -16,7 +16,7 @@ import (
 // Kind is kind groupmean: every user holds a group and a value, both
 // private; each reports through a group mechanism (Algorithm 3 of Raab et
 // al.) and the collector estimates every group's size, sum and mean
-// (spec §3.2). See the package documentation for the methods, parameters
+// (Section 4). See the package documentation for the methods, parameters
 // and metrics.
 type Kind struct{}
 

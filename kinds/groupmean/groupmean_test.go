@@ -50,10 +50,10 @@ func meanSD(xs []float64) (mean, sd float64) {
 
 // TestGroupErrorRatioExact: the group error ratio's mean over runs equals
 // its exact theory 1 − a within 4.9 SE (false failure 1e-6 per case), SE =
-// √(a(1 − a)/n)/√runs, for every method's budget allocation (spec §3.3).
-// Bugs caught: the wrong ε1 of a method (ε/2 for Bernoulli or NPRR instead of
-// ln((e^ε + 1)/2) and ln((e^ε + k)/(k + 1)), ε for Laplace instead of ε/2);
-// at these n a 1 % error in a is 5–40 SE.
+// √(a(1 − a)/n)/√runs, for every method's budget allocation (Theorems 1–3,
+// Proposition 6). Bugs caught: the wrong ε1 of a method (ε/2 for Bernoulli
+// or NPRR instead of ln((e^ε + 1)/2) and ln((e^ε + k)/(k + 1)), ε for
+// Laplace instead of ε/2); at these n a 1 % error in a is 5–40 SE.
 func TestGroupErrorRatioExact(t *testing.T) {
 	ds := placeholder(t)
 	for _, tc := range []struct {
@@ -122,10 +122,11 @@ func TestErrorOnDeltaTheory(t *testing.T) {
 
 // TestRangeInvariance: the same configuration on the ranges [−1, 1],
 // [0, 100] and [−50, 50] gives the same scaled errors run by run, to
-// rounding (spec §10.5): the data are affine images of one another, the runs
-// are shared (TrialKey leaves the range out) and the mechanisms see the same
-// values on [−1, 1]. Bugs caught: truth computed on the clipped or scaled
-// data, a range in the seed, scaling by the data's min–max.
+// rounding (as E3 of Section 5.2.3 relies on): the data are affine images
+// of one another, the runs are shared (TrialKey leaves the range out) and
+// the mechanisms see the same values on [−1, 1]. Bugs caught: truth
+// computed on the clipped or scaled data, a range in the seed, scaling by
+// the data's min–max.
 func TestRangeInvariance(t *testing.T) {
 	ds := placeholder(t)
 	var base []float64

@@ -95,17 +95,17 @@ func pooledTheory(t *testing.T, data map[string]*data, eps, split float64, d int
 	return sum / float64(len(shapes)), maxCV, true
 }
 
-// TestTablesAgainstPaper (spec §10.3): every cell of Tables 3–5 where the
-// kind states a theory (every group's CV(n̂_g) ≤ 0.15) has its pooled
-// theory within ±5 % of the printed value. The printed values carry the
-// paper's own Monte Carlo error (400 runs × 4 datasets × d groups: about
-// 1.3 % SE at d = 2, less beyond), so ±5 % is about 4 of their SE; the test
-// is deterministic (fixed data, exact formulas). Bugs caught: a theory
-// missing a factor (the /2 of the [−1, 1] width, √(2/π)), the wrong
-// budget split (ε1 and ε2 swapped moves the d = 2, ε = 4 row by 20–400 %),
-// Piecewise's second moment at ε instead of ε2, the neutral term left out.
-// The cells without theory are the ill-conditioned ones (spec §10.4), where
-// the printed values are draws from a heavy tail.
+// TestTablesAgainstPaper: every cell of Tables 3–5 where the kind states a
+// theory (every group's CV(n̂_g) ≤ 0.15) has its pooled theory within ±5 %
+// of the printed value. The printed values carry the paper's own Monte
+// Carlo error (400 runs × 4 datasets × d groups: about 1.3 % SE at d = 2,
+// less beyond), so ±5 % is about 4 of their SE; the test is deterministic
+// (fixed data, exact formulas). Bugs caught: a theory missing a factor
+// (the /2 of the [−1, 1] width, √(2/π)), the wrong budget split
+// (ε1 and ε2 swapped moves the d = 2, ε = 4 row by 20–400 %), Piecewise's
+// second moment at ε instead of ε2, the neutral term left out. The cells
+// without theory are the ill-conditioned ones (E2.13), where the printed
+// values are draws from a heavy tail.
 func TestTablesAgainstPaper(t *testing.T) {
 	printed := printedTables(t)
 	splits := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
@@ -184,8 +184,8 @@ func TestSimulatedTableCells(t *testing.T) {
 	}
 }
 
-// TestIllConditionedHeavyTails (spec §10.4): where CV(n̂_g) is large the
-// paper's printed values are draws from a heavy tail and only its shape is
+// TestIllConditionedHeavyTails (E2.13): where CV(n̂_g) is large the paper's
+// printed values are draws from a heavy tail and only its shape is
 // asserted: at d = 2, ε = 0.1, ε1/ε = 0.1 (printed 75.1, SD 1.92e3) the
 // simulated scaled error's SD/mean is far above the √(π/2 − 1) ≈ 0.76 of a
 // normal error, and its mean far above the delta method's. Bugs caught: a

@@ -7,10 +7,11 @@ import (
 )
 
 // maxTheoryCV is the largest coefficient of variation of a count estimate
-// n̂_g at which the kind states a delta-method theory (spec §5, §10.3):
-// beyond it the ratio m̂_g = ŝ_g/n̂_g is heavy-tailed, the delta method
-// underestimates its error, and a theory line would be drawn where no
-// theory holds. The group error ratio's theory is exact and always given.
+// n̂_g at which the kind states a delta-method theory (derived; the paper
+// has none): beyond it the ratio m̂_g = ŝ_g/n̂_g is heavy-tailed, the delta
+// method underestimates its error, and a theory line would be drawn where
+// no theory holds. The group error ratio's theory is exact and always
+// given.
 const maxTheoryCV = 0.15
 
 // computeTheory returns the cell's theory per metric:
@@ -20,7 +21,7 @@ const maxTheoryCV = 0.15
 //     √(2/π)·√Var(m̂_g)/2, Var(m̂_g) by the delta method on [−1, 1];
 //   - scaled_abs_error_sq: the mean over the reported groups of Var(m̂_g)/4;
 //   - mean_diff and group_mean: the true m₀ − m₁ and m_g (the estimates'
-//     bias is of relative order CV², spec §11.3);
+//     bias is of relative order CV²);
 //
 // the last three only where every group involved has CV(n̂_g) ≤ maxTheoryCV.
 // order_correct has none: m̂₀ and m̂₁ are correlated through the group

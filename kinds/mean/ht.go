@@ -13,14 +13,13 @@ import (
 )
 
 // HT is kind mean-ht, mean estimation with per-record dimension sampling, the
-// estimator "mean-ht" of Baek & Chung's Fig. 3 (p0 spec §1.1, §4.2, L614):
-// the data are one attribute of a dataset with dim attributes, and the
-// sampling of k of the dim attributes per user (eq. (3)) is simulated per
-// record. Each of the n records is selected independently with
-// probability k/dim; a selected record reports M(x; ε/k)·dim/k, an
-// unselected one contributes 0, and the estimate is the mean over all n
-// records (Horvitz–Thompson). The truth is the dataset's own mean of the n
-// values.
+// estimator "mean-ht" of Baek & Chung's Fig. 3 (Sec. 5.1): the data are one
+// attribute of a dataset with dim attributes, and the sampling of k of the
+// dim attributes per user (eq. (3)) is simulated per record. Each of the n
+// records is selected independently with probability k/dim; a selected
+// record reports M(x; ε/k)·dim/k, an unselected one contributes 0, and the
+// estimate is the mean over all n records (Horvitz–Thompson). The truth is
+// the dataset's own mean of the n values.
 //
 // The estimate is unbiased, with exact expected squared error
 //
@@ -36,7 +35,7 @@ import (
 //	     "mean")
 //	k    "paper" (default): k of eq. (3), max{1, min{dim, ⌊ε/2.5⌋}}, for
 //	     three-outputs, hm-tp and pm-sub and k = 1 for every other method,
-//	     as in Section 5.1 (L614); "eq3": eq. (3) for every method; or an
+//	     as in Section 5.1; "eq3": eq. (3) for every method; or an
 //	     integer in [1, dim]
 //
 // Metrics: mse (squared error; the summary adds rmse), abs (absolute

@@ -12,20 +12,20 @@ import (
 )
 
 // The methods aaa and np-aaa of kind mean-ht are the two-phase protocols
-// of package aaa (Baek & Chung Sec. 4.3, Fig. 3; p0 spec §3.3), not
-// registered mechanisms. They use the subset mean of p0 spec §1.1: each
-// record is kept with probability 1/dim (k plays no part) and only kept
-// records report, at the full ε. AAA estimates the mean from its phase-2
-// reports; NP-AAA pools every report of both phases (ERRATA E0.22).
+// of package aaa (Baek & Chung Sec. 4.3, Fig. 3), not registered
+// mechanisms. They use the subset mean of the authors' code: each record is
+// kept with probability 1/dim (k plays no part) and only kept records
+// report, at the full ε. AAA estimates the mean from its phase-2 reports;
+// NP-AAA pools every report of both phases (ERRATA E0.22).
 //
 // Parameters (beside dim): split ("dataset", the default, the first 10 %
 // of the kept records in dataset order as the authors' code, ERRATA E0.24;
 // or "shuffled") and alignment ("corrected", the default, or "authors",
 // ERRATA E0.23).
 //
-// Theory of mse (an approximation, the subset-mean formula of p0 spec
-// §4.2): with S1 the first tenth of the records (dataset split; the whole
-// data weighted 0.1 and 0.9 when shuffled) and S2 the rest,
+// Theory of mse (an approximation, the subset-mean formula): with S1 the
+// first tenth of the records (dataset split; the whole data weighted 0.1
+// and 0.9 when shuffled) and S2 the rest,
 //
 //	AAA:    (mean(S2) - μ)² + [avg_{S2} V2(x) + (1 - n2/|S2|)·s²_{S2}]/n2,  n2 = 0.9·n/dim
 //	NP-AAA: [ (Σ_{S1} V_HMNP(x) + Σ_{S2} V2(x))/n + (1 - m/n)·s² ]/m,      m = n/dim

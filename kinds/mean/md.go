@@ -13,9 +13,9 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// MD is kind mean-md, multi-dimensional mean estimation (p3 spec §3, Zhao et al.
-// Figs 6, 7, 11, 14): every user holds a row of the dataset's Dim()
-// attributes and sends one report of the whole vector through
+// MD is kind mean-md, multi-dimensional mean estimation (Zhao et al.
+// Section VI, Figs 6, 7, 11, 14): every user holds a row of the dataset's
+// Dim() attributes and sends one report of the whole vector through
 // mechanisms.NewVector(method, d, ε) ("duchi": Duchi et al.'s
 // multi-dimensional mechanism; "laplace": Lap(2d/ε) per attribute; any other
 // registered mechanism: Algorithm 6, k = max{1, min{d, ⌊ε/2.5⌋}} coordinates
@@ -36,10 +36,10 @@ import (
 // Parameters (the spec's params axes; any other key is an error):
 //
 //	levels    the number of output possibilities 2m+1 of Algorithm 5
-//	          (p3 spec §2.9, eq. (34)): an odd number ≥ 3; "0" = no
+//	          (Section V-D, eq. (34)): an odd number ≥ 3; "0" = no
 //	          discretisation
 //	segments  the paper's "number of segments" 2m ("2000 segments" is
-//	          m = 1000, L632): an even number ≥ 2; "0" = none
+//	          m = 1000, Section VII-C): an even number ≥ 2; "0" = none
 //
 // At most one of them may be given. Discretisation rounds each sampled
 // coordinate's 1-D report before the d/k scaling; it applies to the

@@ -8,7 +8,8 @@ import (
 )
 
 // Further metrics of the theory kind, for Baek & Chung's theory figures
-// and tables (p0 spec §4.1), reached through a hook in theory.go:
+// and tables (Table 1, Fig. 2, Table 2), reached through a hook in
+// theory.go:
 //
 //	worst_case_gain_pct  (V_ref/V - 1)·100, V the method's worst case and
 //	                     V_ref that of the mechanism named by the cell's
@@ -17,7 +18,7 @@ import (
 //	                     "pm-sub", positive where the method is better. It
 //	                     is 100·(1/worst_case_ratio - 1).
 //	bits                 the mean length of one report in a fixed-length
-//	                     code, floats taking 32 bits (L518–520): ⌈log2 K⌉
+//	                     code, floats taking 32 bits (Sec. 4.1): ⌈log2 K⌉
 //	                     for K outputs (Table 2 for n-output, ERRATA E0.14),
 //	                     32 for a continuous report, and p·32 + (1-p)·bits
 //	                     of the discrete component for a mixture (HM, HM-TP,
@@ -32,7 +33,8 @@ import (
 // and 5).
 var theoryExtraMetrics = []string{"worst_case_gain_pct", "bits", "bits_table2", "p0_given_0", "piecewise_t"}
 
-// floatBits is the length of a float report (F of L518; 32 in L520).
+// floatBits is the length of a float report (F of Sec. 4.1; 32 in its
+// example).
 const floatBits = 32
 
 // usesReference reports whether a theory metric needs the cell's

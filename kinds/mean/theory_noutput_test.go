@@ -10,7 +10,7 @@ import (
 
 // TestNOutputTheorySpec runs runs/noutput-theory.toml and checks the rows
 // against Baek & Chung's claims: Figure 2's sign pattern and -4 % bound,
-// HM-NP never above any other method, the bits of Table 2 and of L520.
+// HM-NP never above any other method, the bits of Table 2 and of Sec. 4.1.
 func TestNOutputTheorySpec(t *testing.T) {
 	rows := runShipped(t, "noutput-theory")
 	val := map[string]map[string]map[float64]float64{} // metric → method → ε
@@ -66,10 +66,10 @@ func TestNOutputTheorySpec(t *testing.T) {
 		}
 	}
 	if b := bits["hm-np"][4]; math.Abs(b-22.9433765257) > 1e-8 {
-		t.Errorf("HM-NP at ε = 4: %v bits (L520: 23)", b)
+		t.Errorf("HM-NP at ε = 4: %v bits (Sec. 4.1: 23)", b)
 	}
 	if b := bits["hm-tp"][4]; math.Abs(b-26.870081938) > 1e-6 {
-		t.Errorf("HM-TP at ε = 4: %v bits (L520 prints 28.12, E0.13)", b)
+		t.Errorf("HM-TP at ε = 4: %v bits (Sec. 4.1 prints 28.12, E0.13)", b)
 	}
 }
 

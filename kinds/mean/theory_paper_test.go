@@ -1,7 +1,7 @@
 package mean
 
-// The theory figures and tables of issue 12 item 7 against the numbers the
-// papers print: Zhao et al. Fig. 3 (runs/zhao-fig3.toml) and Fig. 5
+// The theory figures and tables against the numbers the papers print:
+// Zhao et al. Fig. 3 (runs/zhao-fig3.toml) and Fig. 5
 // (runs/zhao-fig5.toml), Baek & Chung Tables 1 and 2
 // (runs/noutput-tables.toml). Each shipped spec is run as `ldpbench run`
 // runs it (harness.Run, quick scale, which changes nothing for kind theory),
@@ -178,7 +178,7 @@ func TestZhaoFig3(t *testing.T) {
 	})
 	eb := math.Exp(bound)
 	checkPrinted(t, []printed{
-		{"Fig. 3: P₀←₀ leaves 0 at ε = ln 2 ≈ 0.69 (eq. (5), L37, L340)", 0.69, leaves, 0.005, ""},
+		{"Fig. 3: P₀←₀ leaves 0 at ε = ln 2 ≈ 0.69 (eq. (5), Table II, Remark 1)", 0.69, leaves, 0.005, ""},
 		{"Fig. 3: P₀←₀ = e^ε/(e^ε+2) from ε′ ≈ ln 5.53: e^ε′ (eq. (8))", 5.53, eb, 0.005, ""},
 		// At the kink P₀←₀ = E/(E+2), E = e^ε′; 5.53 ± 0.005 moves it by
 		// 0.005·2/(E+2)² = 1.8e-4.
@@ -202,7 +202,8 @@ func TestZhaoFig3(t *testing.T) {
 // TestZhaoFig5 checks runs/zhao-fig5.toml: the widths t of PM-OPT (root of
 // the quartic (58); eq. (30c) at ε = ln √2), PM-SUB (e^{ε/3}) and PM
 // (e^{ε/2}); PM-SUB's worst case is eq. (33), never below PM-OPT's and
-// always below PM's (L61); the gap quoted in the spec and docs/zhao.md.
+// always below PM's (Table II); the gap quoted in the spec and
+// docs/zhao.md.
 func TestZhaoFig5(t *testing.T) {
 	val, _ := shipped(t, "zhao-fig5")
 	tw, wc, ratio := val["piecewise_t"], val["worst_case_variance"], val["worst_case_ratio"]
@@ -221,8 +222,8 @@ func TestZhaoFig5(t *testing.T) {
 		if got := tw["pm"][eps]; math.Abs(got/math.Exp(eps/2)-1) > 1e-15 {
 			t.Errorf("ε=%v: PM t %v, want e^{ε/2}", eps, got)
 		}
-		// L451: ln t*/ε "close to 1/3": between 1/4 and 1/3 (→ 1/3 only
-		// as ε → ∞).
+		// Section V-C: ln t*/ε "close to 1/3" (E3.14): between 1/4 and 1/3
+		// (→ 1/3 only as ε → ∞).
 		if r := math.Log(tw["pm-opt"][eps]) / eps; !(r > 0.25 && r < 1.0/3) {
 			t.Errorf("ε=%v: ln t*/ε = %v", eps, r)
 		}
@@ -284,7 +285,7 @@ func num(t *testing.T, s string) float64 {
 }
 
 // TestNOutputTables checks runs/noutput-tables.toml and the tables the
-// runner writes from it against Baek & Chung's Tables 1 and 2 and L56.
+// runner writes from it against Baek & Chung's Tables 1 and 2 and Sec. 1.
 func TestNOutputTables(t *testing.T) {
 	skipUnderRace(t, "7 s")
 	val, dir := shipped(t, "noutput-tables")
@@ -297,8 +298,7 @@ func TestNOutputTables(t *testing.T) {
 	}
 	duchi, three, pmsub, no := v("duchi"), v("three-outputs"), v("pm-sub"), v("n-output")
 
-	// Table 1 (L47–52): Duchi's best below 0.69, Three-output to 2.56,
-	// PM-sub above.
+	// Table 1: Duchi's best below 0.69, Three-output to 2.56, PM-sub above.
 	// Three-Outputs is Duchi's mechanism until its P₀←₀ leaves 0 (the
 	// worst cases tie to rounding below; above, the gain is second order
 	// in P₀←₀, so a difference of worst cases would place it by rounding).
@@ -309,8 +309,8 @@ func TestNOutputTables(t *testing.T) {
 		}
 	}
 	toPMSub := crossing(t, 2, 3, func(e float64) bool { return pmsub(e) < three(e) })
-	// L56, L437: N-output better than PM-sub on 0 < ε < 3.5 and
-	// 3.7 < ε < 4.15.
+	// Sec. 1 and the text on Fig. 2: N-output better than PM-sub on
+	// 0 < ε < 3.5 and 3.7 < ε < 4.15.
 	gain := func(e float64) bool { return no(e) < pmsub(e) }
 	c1 := crossing(t, 3.3, 3.6, func(e float64) bool { return !gain(e) })
 	c2 := crossing(t, 3.6, 3.8, gain)
@@ -318,9 +318,9 @@ func TestNOutputTables(t *testing.T) {
 	checkPrinted(t, []printed{
 		{"Table 1: Three-output departs from Duchi's (P₀←₀ > 0)", 0.69, toLeavesDuchi, 0.005, ""},
 		{"Table 1: PM-sub below Three-output", 2.56, toPMSub, 0.005, ""},
-		{"L56: N-output worse than PM-sub from", 3.5, c1, 0.05, ""},
-		{"L56: N-output better than PM-sub again from", 3.7, c2, 0.05, ""},
-		{"L56: N-output worse than PM-sub again from", 4.15, c3, 0.005, "E0.15 (the crossing is 4.1796)"},
+		{"Sec. 1: N-output worse than PM-sub from", 3.5, c1, 0.05, ""},
+		{"Sec. 1: N-output better than PM-sub again from", 3.7, c2, 0.05, ""},
+		{"Sec. 1: N-output worse than PM-sub again from", 4.15, c3, 0.005, "E0.15 (the crossing is 4.1796)"},
 	})
 
 	// The written Table 1: exactly the paper's three ranges, ending at its
@@ -344,10 +344,10 @@ func TestNOutputTables(t *testing.T) {
 		t.Errorf("table1-with-n-output %v, want %v", starts, wantN)
 	}
 
-	// Table 2 (L443–446): ε < T → b bits, as the table counts them
-	// (⌊log2 N⌋+1, metric bits_table2). The exact thresholds are where
-	// bits_table2 steps up; the table written on the 0.01 grid steps at the
-	// first grid point at or above each.
+	// Table 2: ε < T → b bits, as the table counts them (⌊log2 N⌋+1, metric
+	// bits_table2). The exact thresholds are where bits_table2 steps up;
+	// the table written on the 0.01 grid steps at the first grid point at
+	// or above each.
 	bt := func(e float64) float64 { return theoryAt(t, "n-output", "bits_table2", e, "") }
 	head, rows = tableCSV(t, dir, "table2-bits")
 	if want := []string{"eps_from", "eps_to", "bits_table2", "bits"}; !slices.Equal(head, want) {

@@ -8,8 +8,8 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// Metrics of the theory kind for Zhao et al.'s theory figures (p3 spec §5),
-// reached through theoryExtra:
+// Metrics of the theory kind for Zhao et al.'s theory figures (Figs 1, 3
+// and 5), reached through theoryExtra:
 //
 //	p0_given_0   P[Y = 0 | x = 0], the probability that the report is
 //	             exactly 0 when the input is 0: for Three-Outputs its
@@ -23,9 +23,9 @@ import (
 //	piecewise_t  the width parameter t of a member of the piecewise family
 //	             (mechanisms.Piecewise.T): e^{ε/2} for PM, e^{ε/3} for
 //	             PM-SUB, the root of the quartic (58) for PM-OPT
-//	             (mechanisms.PMOptT): Fig. 5's pair and L451's "ln t/ε is
-//	             close to 1/3". Only for pm, pm-sub and pm-opt (another
-//	             method is refused when the cell is checked).
+//	             (mechanisms.PMOptT): Fig. 5's pair and Section V-C's
+//	             "ln t/ε is close to 1/3". Only for pm, pm-sub and pm-opt
+//	             (another method is refused when the cell is checked).
 //
 // Fig. 5 itself (PM-OPT's worst case against PM-SUB's) is
 // worst_case_variance, with worst_case_ratio for their ratio

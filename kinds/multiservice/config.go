@@ -69,8 +69,8 @@ import (
 // budget when reporting to every service), so that the rows record it; the
 // services' budgets are in the params column.
 
-// msNamedServices are the paper's budget configurations (p4 spec §7, L453,
-// L455).
+// msNamedServices are the paper's budget configurations
+// (Du et al. Section 6.2: A1–A4 and C1–C4).
 var msNamedServices = map[string]string{
 	"A1": "duchi:0.1,laplace:0.2,pm:0.3,sw:0.4",
 	"A2": "duchi:0.2,laplace:0.4,pm:0.1,sw:0.3",

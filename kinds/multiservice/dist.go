@@ -20,11 +20,11 @@ import (
 type msEMEstimator func(ctx context.Context, reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
 
 // newMSEMEstimator binds a distribution method to the estimators of
-// package estimators (ULE and EMS, p4 spec §5): ule over every active
-// service, ems-<s> over service s alone, ems-best over each active service
-// alone, keeping the estimate nearest truth. local maps a service to its
-// index among the active services. Every EM run watches the context it is
-// called with, so it stops when the run is cancelled.
+// package estimators (ULE and EMS, Du et al. Section 5): ule over every
+// active service, ems-<s> over service s alone, ems-best over each active
+// service alone, keeping the estimate nearest truth. local maps a service
+// to its index among the active services. Every EM run watches the context
+// it is called with, so it stops when the run is cancelled.
 func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msEMEstimator, error) {
 	switch m.name {
 	case "ule":

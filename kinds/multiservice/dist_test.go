@@ -19,9 +19,9 @@ import (
 )
 
 // The distribution half of kind multiservice (ULE and the per-service EMS
-// baselines, p4 spec §5): what the estimators hand the metrics, the EM
-// log-likelihood through the kind's parameters, and the shipped
-// distribution specs.
+// baselines of Du et al. Sections 5 and 6.2): what the estimators hand the
+// metrics, the EM log-likelihood through the kind's parameters, and the
+// shipped distribution specs.
 
 // msDistRun prepares a distribution cell of kind multiservice.
 func msDistRun(t *testing.T, method string, eps float64, n int, params map[string]string) *msRun {

@@ -17,9 +17,9 @@ import (
 )
 
 // Kind is kind multiservice, Du et al.'s multi-service collection ("Privacy for
-// Free", VLDB 2025; p4 spec): n users each hold one value; m services each
-// hold one ε_j-LDP report per user from their own mechanism, linked by user;
-// a collector estimates the mean or the histogram from all of them at no
+// Free", VLDB 2025): n users each hold one value; m services each hold one
+// ε_j-LDP report per user from their own mechanism, linked by user; a
+// collector estimates the mean or the histogram from all of them at no
 // further privacy cost. The services, their mechanisms and budgets, and an
 // optional split of the users into groups reporting to subsets of the
 // services are the cell's params (config.go).
@@ -81,7 +81,7 @@ import (
 //	stop = authors     (the authors' code) θ tolerance 1/N, fixed; ll_tol
 //	                   ABSOLUTE in nats (default 1e-3); max_iter default
 //	                   10,000; theta_tol ignored. ΔLL scales with N, so the
-//	                   same ll_tol runs longer at larger n (p4 spec §11.2)
+//	                   same ll_tol runs longer at larger n
 //	stop = converged   θ tolerance theta_tol (default 1e-12); ll_tol
 //	                   RELATIVE to |LL| (default 1e-10, about 1.5e-9 nats
 //	                   per user for [SR, PM, SW] at small ε: looser than

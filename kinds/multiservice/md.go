@@ -18,10 +18,10 @@ import (
 )
 
 // MD is kind multiservice-md, Du et al.'s high-dimensional experiment (Figs 6c/d,
-// L485; p4 spec §7): the collector wants every attribute of d-dimensional
-// rows, and instead of splitting each user's budget over the d attributes
-// it partitions the users (Erlingsson et al.'s sampling): the N users of
-// the cell are split at random into d disjoint groups of ⌊N/d⌋, and group j
+// Section 6.3): the collector wants every attribute of d-dimensional rows,
+// and instead of splitting each user's budget over the d attributes it
+// partitions the users (Erlingsson et al.'s sampling): the N users of the
+// cell are split at random into d disjoint groups of ⌊N/d⌋, and group j
 // reports only attribute j, to all m services of params.services, each at
 // its own full budget. Attribute j is then a one-dimensional multiservice
 // cell of ⌊N/d⌋ users, and every metric is averaged over the d attributes
