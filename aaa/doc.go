@@ -1,6 +1,6 @@
 // Package aaa implements the AAA mechanism (Wei et al., PVLDB 2024) and
 // NP-AAA (Baek & Chung, PVLDB 2025, Sec. 4.3) for mean estimation under
-// ε-LDP, as the p0 spec §3.3 describes them.
+// ε-LDP, as docs/aaa.md describes them.
 //
 // Both are two-phase protocols. In phase 1 a fraction of the users report
 // so that the collector can estimate x_P, the distribution of the data

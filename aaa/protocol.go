@@ -36,8 +36,8 @@ type Config struct {
 	Variant Variant
 	Eps     float64
 	// Dim sets the sampling rate: each record is kept with probability
-	// 1/Dim and only kept records report (the subset mean of p0 spec §1.1;
-	// default 1).
+	// 1/Dim and only kept records report (the subset mean of the authors'
+	// code; default 1).
 	Dim int
 	// Split is the fraction of kept records in phase 1 (default 0.1):
 	// the first ⌊Split·kept⌋ in dataset order (the authors' code, ERRATA

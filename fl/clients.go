@@ -10,7 +10,7 @@ import (
 )
 
 // Clients is Baek & Chung's federated-learning protocol (N-output paper
-// §5.3, Fig. 5; spec P0 §4.4), federated averaging with LDP updates:
+// §5.3, Fig. 5), federated averaging with LDP updates:
 //
 //   - the training rows are shuffled and cut into Clients equal,
 //     non-overlapping shards (the n mod Clients rows left over are unused);
@@ -45,7 +45,7 @@ type Clients struct {
 // BaekChung returns the protocol with the authors' defaults (train.py: 500
 // clients, 50 rounds, 50 clients per round, 5 epochs, batch 50, lr 0.1,
 // range 0.3), weight decay 0.001 for the non-private run and 0 for a
-// private one (L645).
+// private one (Sec. 5.3).
 func BaekChung(m Multinomial, mech mechanisms.Vector) Clients {
 	c := Clients{Model: m, Mech: mech, Clients: 500, Rounds: 50, PerRound: 50, Epochs: 5, Batch: 50, LR: 0.1, Range: 0.3}
 	if mech == nil {

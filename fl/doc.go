@@ -1,15 +1,15 @@
 // Package fl trains models by federated learning with locally private
 // gradients: Zhao et al.'s LDP-FedSGD (Algorithm 1, "Local differential
-// privacy-based federated learning for the Internet of Things", p3 spec
-// §4) and Baek & Chung's federated-averaging experiment (N-output paper
-// §5.3, Fig. 5; spec P0 §4.4), through any registered mechanism.
+// privacy-based federated learning for the Internet of Things",
+// Section III-B) and Baek & Chung's federated-averaging experiment
+// (N-output paper §5.3, Fig. 5), through any registered mechanism.
 //
 // Models ([Model]): linear regression with the squared loss, logistic
 // regression and the linear SVM (hinge loss) on labels ±1, and multinomial
 // logistic regression; each gives the loss, the gradient of one tuple
 // written into a caller's slice, and the test error of a tuple. The ℓ2 term
-// (λ/2)‖θ‖², λ = 1e-4 (L626), is added on the server ([FedSGD]) and in
-// [Objective].
+// (λ/2)‖θ‖², λ = 1e-4 (Zhao et al. Section VII-B), is added on the server
+// ([FedSGD]) and in [Objective].
 //
 // LDP-FedSGD ([FedSGD]): disjoint groups of users, one pass, each user's
 // gradient clipped per coordinate to [−Clip, Clip] (default 1) and

@@ -9,10 +9,10 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// DefaultLambda is the ℓ2 coefficient λ of Zhao et al. (L626).
+// DefaultLambda is the ℓ2 coefficient λ of Zhao et al. (Section VII-B).
 const DefaultLambda = 1e-4
 
-// FedSGD is Zhao et al.'s LDP-FedSGD (Algorithm 1, p3 spec §4): the
+// FedSGD is Zhao et al.'s LDP-FedSGD (Algorithm 1, Section III-B): the
 // training users are taken in order in disjoint groups of Group users;
 // in round t every user i of group G_t computes the gradient g_i of its
 // own tuple at θ_{t−1}, clips every coordinate to [−Clip, Clip], divides

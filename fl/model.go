@@ -8,8 +8,8 @@ import (
 // Model is a parametric model trained by empirical risk minimisation: the
 // loss of one tuple (x, y), its gradient in θ, and the test error of a
 // tuple. The ℓ2 term (λ/2)‖θ‖² is not part of it: the server adds λθ
-// after aggregation (it needs no privacy, p3 spec §4), and [Objective]
-// adds it to the mean loss.
+// after aggregation (it needs no privacy; where to add it is unstated,
+// E3.17), and [Objective] adds it to the mean loss.
 //
 // A Model holds no per-call state, so one value may serve concurrent
 // trainers; Grad writes into the caller's slice and does not allocate.
