@@ -132,7 +132,7 @@ type JointContinuous interface {
 type domainer interface{ Domain() (lo, hi float64) }
 
 // jointDomain returns the value domain of a group mechanism: its Domain()
-// when it has one, else [-1, 1] (p2 spec §1).
+// when it has one, else [-1, 1] (Raab et al. Section 3).
 func jointDomain(m Joint) (lo, hi float64) {
 	if d, ok := m.(domainer); ok {
 		return d.Domain()

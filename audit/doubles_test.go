@@ -9,8 +9,8 @@ import (
 )
 
 // The deliberately broken mechanisms of the meta-tests, and a reference
-// Group NPRR written from the p2 spec (§2.5, §3.1) independently of package
-// mechanisms/group. None of them is registered anywhere.
+// Group NPRR written from Raab et al.'s Algorithms 2 and 3 independently of
+// package mechanisms/group. None of them is registered anywhere.
 
 // doubledPM is Wang et al.'s PM run at 2ε while claiming ε: a budget
 // applied twice (or a t computed from 2ε). Its reports are perfectly valid
@@ -33,8 +33,8 @@ func (m doubledPM) Name() string     { return "pm-at-2eps" }
 func (m doubledPM) Epsilon() float64 { return m.claim }
 
 // grr draws generalised randomised response on {0, …, d-1}: keep x with
-// probability e^ε/(e^ε + d - 1), else a uniform other value (p2 spec
-// §2.1's keep-or-offset sampler).
+// probability e^ε/(e^ε + d - 1), else a uniform other value
+// (the keep-or-offset sampler).
 func grr(x, d int, eps float64, rng *rand.Rand) int {
 	if d < 2 || rng.Float64() < math.Exp(eps)/(math.Exp(eps)+float64(d-1)) {
 		return x
@@ -100,10 +100,10 @@ func (m *jkLaplace) JointDensity(h int, y float64, g int, v float64) float64 {
 	return m.q * laplaceDensity(y, m.scale0)
 }
 
-// refNPRR is Group NPRR (p2 spec §2.5, §3.1, Theorem 3's allocation
-// ε2 = ε, ε1 = ln((e^ε + k)/(k + 1))): GRR on the group, then stochastic
-// rounding of the value (or of the neutral value when the group changed)
-// to {0, …, k} and GRR on k + 1 values. neutral0 is the paper's mechanism
+// refNPRR is Group NPRR (Algorithms 2 and 3, Theorem 3's allocation ε2 = ε,
+// ε1 = ln((e^ε + k)/(k + 1))): GRR on the group, then stochastic rounding
+// of the value (or of the neutral value when the group changed) to
+// {0, …, k} and GRR on k + 1 values. neutral0 is the paper's mechanism
 // (the neutral 0 goes through NPRR, E2.1); otherwise the neutral report is
 // uniform on the grid (the fix).
 type refNPRR struct {

@@ -126,7 +126,7 @@ func TestBrokenVariantsCaught(t *testing.T) {
 }
 
 // TestGroupNPRRReference audits the reference Group NPRR of the tests
-// (written from the p2 spec, independent of mechanisms/group) over (g, v):
+// (written from the paper, independent of mechanisms/group) over (g, v):
 // with the paper's neutral value (nprr0) and k ≥ 2 the audited ε is
 // ε + ln((e^ε + k)/(k + 1)) = ε1 + ε2 (ERRATA E2.1) to 1e-9, at the pair
 // E2.1 names (a user with v = ±1 in group g0 against one in another group,

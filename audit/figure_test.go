@@ -74,8 +74,8 @@ func figureRows(broken bool) []Row {
 // axis appears); each such row is drawn in the band, labelled with its
 // value and listed in the caption; no row is dropped (every finite or
 // infinite row is in a mark, the one of 0 on the bottom edge). Bugs
-// caught: an axis stretched to 27 (the figure of issue 29), an infinite
-// point dropped, or drawn without its value.
+// caught: an axis stretched to 27 (as an earlier audit figure was), an
+// infinite point dropped, or drawn without its value.
 func TestFigureAxesFitClaims(t *testing.T) {
 	plain, err := newAuditFigure(figureRows(false))
 	if err != nil {

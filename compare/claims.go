@@ -49,7 +49,7 @@ func Validate(s *harness.Spec, kind experiment.Kind) error {
 		c := &s.Claims[i]
 		key := func(k string) string { return fmt.Sprintf("claims[%d].%s", i, k) }
 		if c.Source == "" {
-			return s.KeyError(key("source"), "is required (where the paper states the claim, e.g. \"L451, Fig. 4e-h\")")
+			return s.KeyError(key("source"), "is required (where the paper states the claim, e.g. \"Sec. 6.2, Fig. 4e-h\")")
 		}
 		if c.Metric == "" {
 			return s.KeyError(key("metric"), "is required (one of the spec's metrics: %s)", strings.Join(s.Metrics, ", "))

@@ -16,7 +16,8 @@ import (
 // method and ε, 50 trials of m̂₀ − m̂₁ (metric mean_diff) on two groups of
 // means −1/3 and 1/3, so the true difference is −2/3 (the theory); the
 // spread shrinks with ε, and nprr-8 has a heavy right tail (a few wild
-// trials, spec §11 trap 1) that moves its mean off its median.
+// trials, where a count estimate comes near 0: E2.13) that moves its mean
+// off its median.
 func violins() []results.Summary {
 	rng := rand.New(rand.NewPCG(13, 2))
 	var rows []results.Row

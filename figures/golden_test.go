@@ -16,9 +16,9 @@ import (
 	"github.com/ldpbench/ldpbench/results"
 )
 
-// The golden figures of issue 12 (go test ./figures -run Golden -update
-// rewrites them all): a multi-panel log-y figure, a categorical x axis, a
-// reference overlay (TestGoldenReference) and a ratio panel.
+// The golden figures (go test ./figures -run Golden -update rewrites them
+// all): a multi-panel log-y figure, a categorical x axis, a reference
+// overlay (TestGoldenReference) and a ratio panel.
 
 // decades has four panels whose log-y ranges differ by orders of magnitude,
 // with a long y label: the figure gonum/plot's own layout drew with panels

@@ -11,9 +11,9 @@ import (
 )
 
 // table3 is Raab et al.'s Table 3 (d = 2, mean scaled absolute error of
-// Group Piecewise by ε and ε₁/ε, L281–318), as printed, with its bold
-// cells (the minimum of each row, spec §7.3) outlined: values over five
-// decades, the heat map's reason to be.
+// Group Piecewise by ε and ε₁/ε), as printed, with its bold cells
+// (the minimum of each row) outlined: values over five decades, the heat
+// map's reason to be.
 func table3() HeatMap {
 	printed := [][]float64{
 		{7.51e+01, 1.55e+01, 1.71e+00, 3.91e-01, 4.06e-01, 4.67e-01, 6.13e-01, 9.29e-01, 1.80e+00},
@@ -52,8 +52,8 @@ func table3() HeatMap {
 // ./figures -run Golden -update rewrites it; with $FIGURES_SAMPLE set the
 // SVG and PNG are also written there to be looked at). The decades of the
 // colour bar are labelled 10⁻⁴ to 10², the outlines are where the paper's
-// bold is (§7.3: ε₁/ε = 0.4, 0.2, 0.2, 0.2, 0.3, 0.3, 0.3, 0.3) and the
-// caption says the scale is logarithmic.
+// bold is (ε₁/ε = 0.4, 0.2, 0.2, 0.2, 0.3, 0.3, 0.3, 0.3) and the caption
+// says the scale is logarithmic.
 func TestGoldenHeatMap(t *testing.T) {
 	h := table3()
 	dir := t.TempDir()

@@ -16,9 +16,9 @@ import (
 	"github.com/ldpbench/ldpbench/results"
 )
 
-// The golden figures of issue 29: a box plot with outliers, one of them
-// far beyond the others (TestGoldenBoxOutliers), and ±1 SD bands on a log
-// axis whose lower edges reach 0 and below (TestGoldenLogBands).
+// Two golden figures: a box plot with outliers, one of them far beyond the
+// others (TestGoldenBoxOutliers), and ±1 SD bands on a log axis whose lower
+// edges reach 0 and below (TestGoldenLogBands).
 
 // boxTrials are the trial values of m̂₀ − m̂₁ (original units) behind
 // boxOutliers, by dataset, method and ε: 20 runs around −18.6 (years, as

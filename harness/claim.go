@@ -6,7 +6,7 @@ import "fmt"
 // transcribed as a [[claims]] block of a spec:
 //
 //	[[claims]]
-//	source = "L451, Fig. 4e-h"  # where the paper states it
+//	source = "Sec. 6.2, Fig. 4e-h"  # where the paper states it
 //	metric = "<a metric of the spec>"
 //	method = "<the method the paper promotes>"
 //	against = "<a baseline>"    # or a list: ["<baseline 1>", "<baseline 2>"]

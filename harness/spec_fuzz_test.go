@@ -27,8 +27,8 @@ import (
 //     never empty.
 //   - FuzzLoadSpecErrorText: an error is printable as it is: no raw control
 //     character (C0 other than newline and tab, DEL, C1) and no invalid
-//     UTF-8 (issue 11 item 6: binary garbage as a spec echoed raw control
-//     bytes to the terminal).
+//     UTF-8 (binary garbage as a spec once echoed raw control bytes to
+//     the terminal).
 //   - FuzzLoadSpecErrorStable: loading the same bytes again gives the same
 //     error (not another of the spec's problems).
 //

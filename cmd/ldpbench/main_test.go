@@ -35,7 +35,7 @@ func TestListMechanisms(t *testing.T) {
 }
 
 // Worst-case variances, computed independently of the package from the
-// closed forms in ../shared/specs (p3 §2.1-2.3, p4 §3.4).
+// closed forms of the papers (Du et al. Sections 2.2–2.4).
 func TestTheoryAgreesWithClosedForms(t *testing.T) {
 	out, err := runCLI(t, "theory", "--mech", "laplace,duchi,pm", "--eps", "0.5,1,2,8")
 	if err != nil {

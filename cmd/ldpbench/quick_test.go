@@ -36,13 +36,13 @@ func isDerived(metric string) bool {
 }
 
 // A quick run is a pipeline check, but it must still be one in which the
-// theory line can be read (issue 12, item 6): at the shipped [quick]
-// scale, at least 90% of the cells with a theory hold it inside their 95%
-// CI. Three representative specs, run as `ldpbench run SPEC --quick`:
-// mean-synthetic (kind mean, 220 cells with a theory, the χ² interval of
-// scalar squared errors), multiservice-fig4 (72 cells, paired methods) and
-// multiservice-fig7a (24 cells, the spec of the issue). Every summary row
-// must say quick = true, and every row with an interval its ci_method.
+// theory line can be read: at the shipped [quick] scale, at least 90% of
+// the cells with a theory hold it inside their 95% CI. Three representative
+// specs, run as `ldpbench run SPEC --quick`: mean-synthetic (kind mean, 220
+// cells with a theory, the χ² interval of scalar squared errors),
+// multiservice-fig4 (72 cells, paired methods) and multiservice-fig7a
+// (24 cells). Every summary row must say quick = true, and every row with
+// an interval its ci_method.
 //
 // Each run is deterministic (fixed seeds), so this is a regression check,
 // not a random one; but it is also a fair one: with exact 95% intervals
