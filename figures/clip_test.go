@@ -36,7 +36,7 @@ func TestCutIntervals(t *testing.T) {
 			t.Errorf("%s: %d cuts (lo %v, hi %v), want %d", c.name, f.Cut, pt.LoCut, pt.HiCut, c.cuts)
 		}
 		caption := strings.Join(f.caption(), " ")
-		if got := strings.Contains(caption, "cut where they reach"); got != (c.cuts > 0) {
+		if got := strings.Contains(caption, "cut (arrowheads)"); got != (c.cuts > 0) {
 			t.Errorf("%s: caption says the cut: %v, want %v:\n%s", c.name, got, c.cuts > 0, caption)
 		}
 	}

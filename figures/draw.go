@@ -891,7 +891,7 @@ func (f *Figure) caption() []string {
 		notes = append(notes, fmt.Sprintf("%s without a CI (the same value in every trial, sd = 0)", plural(f.Constant, "point")))
 	}
 	if f.Cut > 0 {
-		notes = append(notes, fmt.Sprintf("%s cut where they reach further beyond the means than the means spread (arrowheads)", plural(f.Cut, "CI end")))
+		notes = append(notes, fmt.Sprintf("%s cut (arrowheads): an interval may reach beyond the means only as far as they spread", plural(f.Cut, "CI end")))
 	}
 	if f.Dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%s not shown (not finite, or ≤ 0 on a log axis)", plural(f.Dropped, "point")))
