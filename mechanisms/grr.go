@@ -57,7 +57,7 @@ func (m *GRR) Q() float64 { return m.q }
 
 // Perturb returns a report of the category x in {0, …, d-1}, from one
 // uniform: x with probability p, else (x + J) mod d with J uniform on
-// {1, …, d-1} (the spec's keep-or-offset sampler).
+// {1, …, d-1} (the keep-or-offset sampler of the authors' code).
 func (m *GRR) Perturb(x int, rng *rand.Rand) int {
 	return grrReport(x, m.d, m.p, m.invQ, rng.Float64())
 }

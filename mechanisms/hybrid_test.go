@@ -109,7 +109,8 @@ func lemma11XStar(eps, beta, a float64) float64 {
 	return (beta - 1) * a * c * (c + 1) * (c + 1) / (2 * (c - a) * (c - a) * (beta*(c+t) - c + 1))
 }
 
-// hmtpAB returns A and B of eqs. (154)–(155) as the spec writes them.
+// hmtpAB returns A and B of eqs. (154)–(155), the first two printed terms
+// of A summed into one.
 func hmtpAB(eps float64) (A, B float64) {
 	c, t, a := math.Exp(eps), math.Exp(eps/3), mechanisms.ThreeOutputsA(eps)
 	ca4 := math.Pow(c-a, 4)

@@ -125,7 +125,7 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// TestDomains: the domains the specs give, and reports inside the output
+// TestDomains: the domains the papers give, and reports inside the output
 // range.
 func TestDomains(t *testing.T) {
 	want := map[string][2]float64{"laplace": {-1, 1}, "duchi": {-1, 1}, "pm": {-1, 1}, "sw": {0, 1}}

@@ -168,7 +168,7 @@ func TestNPRRExact(t *testing.T) {
 	}
 }
 
-// TestNPRRSecondMoment: the spec's E[Y² | v] = S_k·q + c(v² + 4θ(1-θ)/k²)
+// TestNPRRSecondMoment: the derived E[Y² | v] = S_k·q + c(v² + 4θ(1-θ)/k²)
 // with S_k = (k+1)(k+2)/(3k) equals Σ_j o_j²·P[o_j | v], enumerated, to
 // 1e-12 at every input; so Variance, built on it, is the variance of the
 // exact law. Catches S_k = Σ o_j² off by a term or a wrong θ.

@@ -106,7 +106,7 @@ func TestPiecewiseFamily(t *testing.T) {
 
 // TestPMSub: NewPiecewise with t = e^{ε/3} has the worst case of eq. (33).
 // integrateSplit integrates f over [pts[0], pts[len-1]] piece by piece
-// between the given breakpoints (the density's jumps, from the spec
+// between the given breakpoints (the density's jumps, from the papers'
 // formulas): adaptive quadrature does not see a jump where y·f vanishes on
 // the sample points.
 func integrateSplit(f func(float64) float64, pts ...float64) float64 {

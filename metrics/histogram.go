@@ -147,8 +147,8 @@ func HistogramQuantile(p []float64, lo, hi, prob float64) float64 {
 }
 
 // HistogramQuantileBinCentre returns the quantile at level prob by the
-// convention of the N-output paper's code (specs/p0_noutput.md §3.2): the
-// centre of the first bin at which the running sum of the normalised
+// convention of the N-output paper's code (Fig. 4; docs/noutput-dist.md):
+// the centre of the first bin at which the running sum of the normalised
 // histogram, p_i / Σp accumulated in bin order, is ≥ prob. If rounding keeps
 // the running sum below prob (prob near 1), it returns the last bin's centre.
 // It is a step function of prob with resolution one bin width. Validation is

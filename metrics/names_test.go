@@ -7,8 +7,8 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	// The names the experiment specs use (DESIGN.md, specs/p4_multiservice.md,
-	// ERRATA E0.2 and E4.1) must all be present.
+	// The names the experiment specs use (runs/, docs/specs.md, ERRATA E0.2
+	// and E4.1) must all be present.
 	for _, name := range []string{
 		"mse", "abs", "scaled-abs", "w1", "js-div", "js-dist", "kl",
 		"var-mse", "quantile-mse", "w1-authors",

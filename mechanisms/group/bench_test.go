@@ -9,7 +9,7 @@ package group_test
 // after the timed loop, so that a change of clock speed between the two
 // does not show up in it:
 //
-//   - x-report-draws, the measure (a group report ≤ 2× the cost of
+//   - x-report-draws, the target measure (a group report ≤ 2× the cost of
 //     its random draws): against the random draws of the group reports,
 //     the 64-bit words that one Perturb per user draws (counted by a
 //     counting source, reported as report-words/user), timed as that many

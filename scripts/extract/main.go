@@ -10,9 +10,9 @@
 // of an NYC TLC yellow-taxi Parquet file, in file order, and writes a CSV
 // with a header and two columns: the seconds of the day (0–86,399) and the
 // same floored to the minute (60·⌊s/60⌋, the recipe of Du et al.'s Taxi
-// data, datasets.md §3.3). The wall-clock time of day is taken as stored:
-// TLC stores local New York time without a zone, so no time-zone conversion
-// is applied. A null pick-up time is dropped and counted.
+// data, docs/multiservice.md). The wall-clock time of day is taken as
+// stored: TLC stores local New York time without a zone, so no time-zone
+// conversion is applied. A null pick-up time is dropped and counted.
 //
 // csvcol reads an RFC 4180 CSV file with a header line (quoted fields may
 // hold commas, as the DataSF export's job titles do), finds the column by
