@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Defaults of the Beta+Sin substitute for paper 004's "sinusoidal noise
+// Defaults of the Beta+Sin substitute for Du et al.'s "sinusoidal noise
 // superimposed on Beta(2,5)", whose parameters were never published.
 const (
 	BetaSinA         = 2.0  // Beta shape a of the base density

@@ -12,21 +12,21 @@ import (
 func Catalogue() []Spec {
 	cat := []Spec{
 		{Name: "beta32", Source: SourceBeta, A: 3, B: 2,
-			Description: "Beta(3,2) mapped by 2u-1 (paper 000; population mean 0.2, variance 0.16)"},
+			Description: "Beta(3,2) mapped by 2u-1 (Baek & Chung; population mean 0.2, variance 0.16)"},
 		{Name: "beta25", Source: SourceBeta, A: 2, B: 5,
-			Description: "Beta(2,5) mapped by 2u-1 (paper 004's data; 004 itself normalises by min-max, see beta25-minmax)"},
+			Description: "Beta(2,5) mapped by 2u-1 (Du et al.'s data; the paper itself normalises by min-max, see beta25-minmax)"},
 		{Name: "beta25-minmax", Source: SourceBeta, A: 2, B: 5, Normalise: RuleMinMax,
-			Description: "Beta(2,5) normalised by the sample's own min and max, as paper 004 does"},
+			Description: "Beta(2,5) normalised by the sample's own min and max, as Du et al. does"},
 		{Name: "beta-sin", Source: SourceBetaSin, Substitute: true,
 			Description: "Beta(2,5).pdf(u)*(1+0.5*sin(2*pi*10*u)) mapped by 2u-1; ldpbench substitute for 004's unpublished Beta+Sin"},
 		{Name: "gaussian-mu0", Source: SourceGaussian, Mu: 0, Sigma: 0.25,
-			Description: "N(0, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+			Description: "N(0, 1/4) truncated to [-1,1] by rejection (Zhao et al., 16-d Gaussians)"},
 		{Name: "gaussian-mu0.33", Source: SourceGaussian, Mu: 1.0 / 3, Sigma: 0.25,
-			Description: "N(1/3, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+			Description: "N(1/3, 1/4) truncated to [-1,1] by rejection (Zhao et al., 16-d Gaussians)"},
 		{Name: "gaussian-mu0.67", Source: SourceGaussian, Mu: 2.0 / 3, Sigma: 0.25,
-			Description: "N(2/3, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+			Description: "N(2/3, 1/4) truncated to [-1,1] by rejection (Zhao et al., 16-d Gaussians)"},
 		{Name: "gaussian-mu1", Source: SourceGaussian, Mu: 1, Sigma: 0.25,
-			Description: "N(1, 1/4) truncated to [-1,1] by rejection (paper 003, 16-d Gaussians)"},
+			Description: "N(1, 1/4) truncated to [-1,1] by rejection (Zhao et al., 16-d Gaussians)"},
 		{Name: "uniform", Source: SourceUniform,
 			Description: "uniform on [-1,1]"},
 		{Name: "magic-fLength", Source: SourceFile, Path: "magic04.data", Column: 0, Sep: ",", Normalise: RuleMinMax,
@@ -37,7 +37,7 @@ func Catalogue() []Spec {
 			Description: "UCI Statlog Shuttle test split, column 0 (14,500 rows, 27-123), min-max"},
 		taxiPickup2018,
 		sfTotalCompensation,
-		// Grouped data (paper 002's group means): raw values, each with
+		// Grouped data (Raab et al.'s group means): raw values, each with
 		// its class as the group, on a fixed range.
 		{Name: "magic-fAlpha-by-class", Source: SourceFile, Path: "magic04.data", Column: 8, Sep: ",",
 			GroupColumn: ColumnAt(10), Lo: 0, Hi: 90,
@@ -48,13 +48,13 @@ func Catalogue() []Spec {
 	}
 	for _, d := range Standins() {
 		cat = append(cat, Spec{Name: d.Name, Source: SourceStandin, Standin: d.Name, Substitute: true,
-			Description: fmt.Sprintf("stand-in for paper 002's %s %s by %s, %d groups, %d users (%s); synthetic values, NOT %s data",
+			Description: fmt.Sprintf("stand-in for Raab et al.'s %s %s by %s, %d groups, %d users (%s); synthetic values, NOT %s data",
 				d.Paper, d.Value, d.By, len(d.Sizes), d.Total(), d.Origin, d.Paper)})
 	}
 	return cat
 }
 
-// taxiPickup2018 is paper 004's Taxi data (a documented reconstruction;
+// taxiPickup2018 is Du et al.'s Taxi data (a documented reconstruction;
 // docs/data.md and docs/multiservice.md): the pick-up seconds of day
 // floored to the minute (column 1 of the extract that scripts/fetch_data.sh
 // derives from the TLC's yellow_tripdata_2018-01.parquet with
@@ -63,16 +63,16 @@ func Catalogue() []Spec {
 // extract suggests; min-max normalised, as the authors do.
 var taxiPickup2018 = Spec{Name: "taxi", Source: SourceFile, Path: "yellow_tripdata_2018-01.pickup.csv",
 	Column: 1, Sep: ",", Header: true, Rows: 1048575, Normalise: RuleMinMax,
-	Description: "NYC yellow taxi 2018-01 pick-up seconds of day floored to the minute, first 1,048,575 trips, min-max (paper 004's Taxi; reconstruction)"}
+	Description: "NYC yellow taxi 2018-01 pick-up seconds of day floored to the minute, first 1,048,575 trips, min-max (Du et al.'s Taxi; reconstruction)"}
 
-// sfTotalCompensation is paper 004's Retirement data (docs/multiservice.md;
+// sfTotalCompensation is Du et al.'s Retirement data (docs/multiservice.md;
 // ERRATA E4.9): DataSF's Employee Compensation `Total Compensation`,
 // restricted to [10,000, 60,000] (the extract scripts/fetch_data.sh derives
 // with scripts/extract); min-max normalised. The paper counts 606,507
 // entries in its (Kaggle) copy; the DataSF export covers more years.
 var sfTotalCompensation = Spec{Name: "retirement", Source: SourceFile, Path: "sf_total_compensation.csv",
 	Column: 0, Sep: ",", Header: true, KeepLo: 10000, KeepHi: 60000, Normalise: RuleMinMax,
-	Description: "San Francisco employee Total Compensation in [10,000, 60,000], min-max (paper 004's Retirement; column choice E4.9)"}
+	Description: "San Francisco employee Total Compensation in [10,000, 60,000], min-max (Du et al.'s Retirement; column choice E4.9)"}
 
 // Lookup returns the catalogue entry with the given name; names match
 // exactly first, then case-insensitively.

@@ -11,7 +11,7 @@ import (
 // TestCatalogue validates every catalogue entry and builds it: the entries
 // on the UCI files from their generated stand-ins (datatest), so that they
 // are built on every checkout; only the entries on files that only `make
-// data` brings (paper 004's extracts, tested on fixtures of their own by
+// data` brings (Du et al.'s extracts, tested on fixtures of their own by
 // TestPaper004Recipes) may be absent, and are logged.
 func TestCatalogue(t *testing.T) {
 	datatest.Use(t)

@@ -16,7 +16,7 @@ type Dataset struct {
 	// is Values[i·Dims : (i+1)·Dims] (row-major). In a grouped dataset they
 	// are the raw values, not normalised: the truth of group means is
 	// computed on the raw data, and Grouped scales them with the declared
-	// fixed range (paper 002, App. C).
+	// fixed range (Raab et al., App. C).
 	Values []float64
 	// Groups, for a grouped dataset (a file spec with group_column, or a
 	// stand-in), holds each row's group, an index into GroupLabels; nil
@@ -24,7 +24,7 @@ type Dataset struct {
 	Groups []int32
 	// GroupLabels names the groups, in sorted label order (numerically when
 	// every label is a number, else by bytes: MIMIC's categories
-	// alphabetically, as paper 002's Table 7); nil when ungrouped.
+	// alphabetically, as Raab et al.'s Table 7); nil when ungrouped.
 	GroupLabels []string
 	// Dims is the number of attributes per row; 0 means 1.
 	Dims int

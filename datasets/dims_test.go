@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// zhao16 is paper 003's 16-dimensional synthetic dataset with mean mu.
+// zhao16 is Zhao et al.'s 16-dimensional synthetic dataset with mean mu.
 func zhao16(mu float64) Spec {
 	return Spec{Name: "gauss16", Source: SourceGaussian, Mu: mu, Sigma: 0.25, Lo: -1, Hi: 1, Dims: 16}
 }

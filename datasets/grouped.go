@@ -8,7 +8,7 @@ import "fmt"
 // per user.
 const MaxGroups = 4096
 
-// Grouped is a dataset for group-mean estimation (paper 002, Section 3):
+// Grouped is a dataset for group-mean estimation (Raab et al., Section 3):
 // user i holds a group Groups[i] ∈ {0, …, D−1} and a raw value Values[i] in
 // the attribute's fixed range [Lo, Hi]. Values stay raw, so that the truth
 // m_g (Means) is computed on the raw data; Scaled maps them onto [−1, 1] for

@@ -64,7 +64,7 @@ func (s Spec) validateGroupColumn(bad func(key, format string, args ...any)) {
 	switch s.Normalise {
 	case RuleFixed:
 	case RuleMinMax, RuleNone:
-		bad("normalise", "group_column keeps the values raw, to be scaled by the attribute's fixed range: want %q (the default) with lo, hi, got %q (paper 002 never scales by the data's min and max)", RuleFixed, s.Normalise)
+		bad("normalise", "group_column keeps the values raw, to be scaled by the attribute's fixed range: want %q (the default) with lo, hi, got %q (Raab et al. never scales by the data's min and max)", RuleFixed, s.Normalise)
 	}
 }
 
@@ -112,7 +112,7 @@ func (s Spec) buildFileGrouped(n int, path string) (*Dataset, error) {
 // sorted order and renumbers groups to match; it returns the sorted labels.
 // The order is numeric when every label parses as a finite number (class
 // codes 1 … 7, and 10 after 9), ties and otherwise by bytes (MIMIC's
-// categories alphabetically, as paper 002's Table 7).
+// categories alphabetically, as Raab et al.'s Table 7).
 func sortGroups(groups []int32, labels []string) []string {
 	num := make([]float64, len(labels))
 	numeric := true

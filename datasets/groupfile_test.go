@@ -118,7 +118,7 @@ func TestSpecValidateGroups(t *testing.T) {
 		{"none", with(func(s *Spec) { s.Normalise = RuleNone; s.Lo, s.Hi = 0, 0 }), `key "normalise": group_column keeps the values raw`},
 		// Without a range there is nothing to scale by.
 		{"no range", with(func(s *Spec) { s.Lo, s.Hi = 0, 0 }),
-			`key "lo": group_column needs the attribute's fixed range, finite lo < hi (paper 002 scales by a-priori ranges, never by the data's min and max), got lo=0 hi=0`},
+			`key "lo": group_column needs the attribute's fixed range, finite lo < hi (Raab et al. scales by a-priori ranges, never by the data's min and max), got lo=0 hi=0`},
 		{"reversed range", with(func(s *Spec) { s.Lo, s.Hi = 10, 0 }), `key "lo": group_column needs the attribute's fixed range`},
 		{"negative", with(func(s *Spec) { s.GroupColumn = ColumnAt(-1) }), `key "group_column": must be >= 0 (0-based), got -1`},
 		// The class would be averaged as a value.
@@ -133,7 +133,7 @@ func TestSpecValidateGroups(t *testing.T) {
 		// A stand-in's range is Table 2's, fixed.
 		{"stand-in range", withS(func(s *Spec) { s.Lo, s.Hi = 10, 120 }), `key "lo": not used by source "standin"`},
 		{"stand-in minmax", withS(func(s *Spec) { s.Normalise = RuleMinMax }),
-			`key "normalise": a stand-in keeps raw values with the paper's fixed range [18, 100] (paper 002 Table 2), scaled by Dataset.Grouped: want "fixed" or unset, got "minmax"`},
+			`key "normalise": a stand-in keeps raw values with the paper's fixed range [18, 100] (Raab et al. Table 2), scaled by Dataset.Grouped: want "fixed" or unset, got "minmax"`},
 		{"stand-in dims", withS(func(s *Spec) { s.Dims = 2 }), `key "dims": a stand-in has one attribute, got dims = 2`},
 		{"stand-in group_column", withS(func(s *Spec) { s.GroupColumn = ColumnAt(3) }), `key "group_column": not used by source "standin"`},
 		{"stand-in path", withS(func(s *Spec) { s.Path = "mimic.csv" }), `key "path": not used by source "standin"`},

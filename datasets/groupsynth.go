@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Shapes of SyntheticGrouped: paper 002's four synthetic datasets
+// Shapes of SyntheticGrouped: Raab et al.'s four synthetic datasets
 // (Section 5.1.1, as the authors' generators draw them).
 const (
 	ShapeUniform  = "uniform"
@@ -35,7 +35,7 @@ func NormalSigma(d int, lo, hi float64) float64 {
 	return 0.2 * (hi - lo) / float64(d)
 }
 
-// SyntheticGrouped generates one of paper 002's synthetic group datasets on
+// SyntheticGrouped generates one of Raab et al.'s synthetic group datasets on
 // [lo, hi] with sizes[g] users in group g (d = len(sizes) ≥ 2 groups):
 //
 //   - "uniform":  x ~ U[lo, hi] in every group (all means ≈ the midpoint);
@@ -162,7 +162,7 @@ func EqualSizes(n, d int) []int {
 	return sizes
 }
 
-// ImbalancedSizes returns the two group sizes of paper 002's imbalance
+// ImbalancedSizes returns the two group sizes of Raab et al.'s imbalance
 // experiment (E4, Section 5.2.4): group 0 has n0 users, group 1
 // round(n0/ratio), rounded half to even as the authors' Python round does
 // (ratio = n0/n1 ∈ {1, 0.1, 0.01} gives n1 = 10⁴, 10⁵, 10⁶ for n0 = 10⁴).

@@ -16,7 +16,7 @@ import (
 // zCrit standard errors, from population moments, has false-failure
 // probability 1e-6 per check.
 
-// groupedRanges are paper 002's three input ranges (E3).
+// groupedRanges are Raab et al.'s three input ranges (E3).
 var groupedRanges = [][2]float64{{-1, 1}, {0, 100}, {-50, 50}}
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
@@ -371,7 +371,7 @@ func TestSyntheticGroupedDeterministic(t *testing.T) {
 	}
 }
 
-// TestSyntheticGroupedRangeInvariance: paper 002's E3 runs each shape on
+// TestSyntheticGroupedRangeInvariance: Raab et al.'s E3 runs each shape on
 // [−1, 1], [0, 100] and [−50, 50] and pools them, which is only a free check
 // because the data are affine images of each other (Section 5.2.3). With
 // one seed, the groups are identical and the scaled values (and the scaled
@@ -464,7 +464,7 @@ func meanVar(xs []float64) (m, v float64) {
 	return m, v / float64(len(xs))
 }
 
-// BenchmarkSyntheticGrouped generates paper 002's d = 8 datasets of 80,000
+// BenchmarkSyntheticGrouped generates Raab et al.'s d = 8 datasets of 80,000
 // users; x-draws is the ratio to the floor, the time to draw the same
 // number of rng.Float64 values (one per user) plus the shuffle alone.
 func BenchmarkSyntheticGrouped(b *testing.B) {

@@ -12,7 +12,7 @@ import (
 // 2.9 GB).
 const DefaultStandinRows = 100_000
 
-// ipumsShape is the published shape of a census extract of paper 003
+// ipumsShape is the published shape of a census extract of Zhao et al.
 // (Section VII and VII-B): numeric regressors, the categorical attributes'
 // numbers of levels, and the numeric response "total income".
 type ipumsShape struct {
@@ -29,7 +29,7 @@ var ipumsShapes = map[string]ipumsShape{
 	"mx": {numeric: 4, levels: []int{2, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 20}},
 }
 
-// IPUMSStandin builds a synthetic stand-in for paper 003's IPUMS
+// IPUMSStandin builds a synthetic stand-in for Zhao et al.'s IPUMS
 // International census extract of Brazil (country "br": 90 dimensions
 // after binarisation) or Mexico ("mx": 94), which cannot be redistributed
 // (the IPUMS user agreement forbids it; docs/data.md). It is NOT census

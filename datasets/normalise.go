@@ -126,7 +126,7 @@ func (n Normalisation) Apply(x float64) float64 {
 
 // Invert maps a value on [-1, 1] back to the raw data domain:
 // Lo + (y + 1)(Hi − Lo)/2. Estimates are reported on the data domain this
-// way (paper 002, App. C).
+// way (Raab et al., App. C).
 func (n Normalisation) Invert(y float64) float64 {
 	if n.identity() {
 		return y

@@ -19,7 +19,7 @@ const (
 	SourceUniform  = "uniform"
 	SourceFile     = "file"
 	// SourceStandin builds a labelled stand-in for access-restricted data
-	// (paper 002's MIMIC-IV groups; see Standins).
+	// (Raab et al.'s MIMIC-IV groups; see Standins).
 	SourceStandin = "standin"
 )
 
@@ -68,7 +68,7 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // attributes of a synthetic source share one law, and Dataset carries one
 // Normalisation).
 //
-// Grouped data (paper 002, group means): group_column names a categorical
+// Grouped data (Raab et al., group means): group_column names a categorical
 // column of a file (its fields are labels, compared as strings), and Build
 // fills Dataset.Groups and Dataset.GroupLabels, groups indexed in sorted
 // label order (see Dataset.GroupLabels); source "standin" builds a grouped
@@ -76,7 +76,7 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // attribute's fixed range, normalise = "fixed" (the default with
 // group_column, and the only rule allowed) with lo < hi (a stand-in's range
 // is fixed at [18, 100]), which Dataset.Grouped applies; "minmax" and
-// "none" are refused, since paper 002 scales by a-priori ranges only
+// "none" are refused, since Raab et al. scales by a-priori ranges only
 // (App. C). clip = true keeps values outside [lo, hi] raw (the truth is on
 // the raw data) and Grouped's scaling clips them; without it they are an
 // error naming the line. For example
@@ -99,7 +99,7 @@ var sources = []string{SourceBeta, SourceBetaSin, SourceGaussian, SourceUniform,
 // normalise is "fixed" (default for synthetic sources: the raw domain above,
 // so Beta becomes 2u − 1; for files it needs lo < hi and honours clip),
 // "minmax" (default for files: the loaded data's own min and max; for
-// synthetic sources the sample's, as paper 004 does for Beta(2,5)) or "none"
+// synthetic sources the sample's, as Du et al. does for Beta(2,5)) or "none"
 // (values must already lie in [−1, 1]). clip is allowed only for files with
 // normalise = "fixed". substitute marks a stand-in for data the paper used
 // but that is not available; description is free text for listings.
@@ -126,7 +126,7 @@ type Spec struct {
 	Rows    int    `toml:"rows" json:",omitempty"`
 	// KeepLo and KeepHi, when either is set (non-zero), keep only values
 	// x with KeepLo ≤ x ≤ KeepHi and drop the others (source "file" only;
-	// within the first Rows lines, before the normalisation): paper 004's
+	// within the first Rows lines, before the normalisation): Du et al.'s
 	// Retirement data is "total compensation … within 10,000 to 60,000"
 	// (Du et al. Section 6.1.2). Omitted from JSON when 0, so that the hash
 	// of a spec without them is unchanged.
@@ -311,7 +311,7 @@ func (s Spec) Validate() error {
 		if r.Normalise == RuleFixed {
 			if !finite(r.Lo) || !finite(r.Hi) || !(r.Lo < r.Hi) || math.IsInf(r.Hi-r.Lo, 0) {
 				if r.GroupColumn.Set {
-					bad("lo", "group_column needs the attribute's fixed range, finite lo < hi (paper 002 scales by a-priori ranges, never by the data's min and max), got lo=%v hi=%v", r.Lo, r.Hi)
+					bad("lo", "group_column needs the attribute's fixed range, finite lo < hi (Raab et al. scales by a-priori ranges, never by the data's min and max), got lo=%v hi=%v", r.Lo, r.Hi)
 				} else {
 					bad("lo", "normalise = %q needs finite lo < hi, got lo=%v hi=%v", RuleFixed, r.Lo, r.Hi)
 				}

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Stand-ins for paper 002's real-data experiments (E5 on MIMIC-IV, E6 on
+// Stand-ins for Raab et al.'s real-data experiments (E5 on MIMIC-IV, E6 on
 // AQUILA; Sections 5.1.2, 5.1.3 and 5.3). Both are access-restricted data
 // that ldpbench can never ship (AQUILA is a Novartis study that is not
 // public at all), so these are synthetic: they reproduce the published
@@ -204,7 +204,7 @@ func (s Spec) validateStandin(bad func(key, format string, args ...any)) {
 		bad("standin", "unknown stand-in %q; want one of %s", s.Standin, standinNames())
 	}
 	if def, ok := LookupStandin(s.Standin); ok && s.Normalise != RuleFixed {
-		bad("normalise", "a stand-in keeps raw values with the paper's fixed range [%v, %v] (paper 002 Table 2), scaled by Dataset.Grouped: want %q or unset, got %q",
+		bad("normalise", "a stand-in keeps raw values with the paper's fixed range [%v, %v] (Raab et al. Table 2), scaled by Dataset.Grouped: want %q or unset, got %q",
 			def.Lo, def.Hi, RuleFixed, s.Normalise)
 	}
 	if s.Dims != 1 {

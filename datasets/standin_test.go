@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// standinPrinted are paper 002's printed group sizes (the captions of
+// standinPrinted are Raab et al.'s printed group sizes (the captions of
 // Figs 14a, 6d, 14c and 14b; AQUILA's of Figs 6a, 6b, 12 and 13), typed
 // again here independently of standin.go, with the number of Table 7 labels
 // and the paper's fixed value ranges (Table 2). mimic-gender's sizes are

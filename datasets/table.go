@@ -15,8 +15,8 @@ import (
 	"strings"
 )
 
-// Table is a multi-column dataset for training models (paper 003's
-// LDP-FedSGD, paper 000's federated learning): rows of P features and a
+// Table is a multi-column dataset for training models (Zhao et al.'s
+// LDP-FedSGD, Baek & Chung's federated learning): rows of P features and a
 // response. Features are stored row-major in X; numeric ones come first
 // (Numeric of them), categorical attributes after them, binarised
 // (Binarise). Y is the response: a class index 0…len(Classes)−1 for a
@@ -28,7 +28,7 @@ type Table struct {
 	P       int
 	Numeric int
 	// Categorical is the number of categorical attributes behind the
-	// binarised columns (paper 003 splits the budget by attributes, not
+	// binarised columns (Zhao et al. splits the budget by attributes, not
 	// columns, following Wang et al.: Section VII-A).
 	Categorical int
 	Y           []float64
@@ -57,7 +57,7 @@ func (t *Table) Rows() int {
 func (t *Table) Row(i int) []float64 { return t.X[i*t.P : (i+1)*t.P : (i+1)*t.P] }
 
 // Binarise writes the k − 1 binary coordinates of level l (0 ≤ l < k) of
-// a categorical attribute to dst[:k−1] (paper 003, Section VII-B): level
+// a categorical attribute to dst[:k−1] (Zhao et al., Section VII-B): level
 // l < k − 1 puts +1 on coordinate l and −1 on the others; the last level is
 // −1 everywhere.
 func Binarise(dst []float64, l, k int) {
@@ -70,7 +70,7 @@ func Binarise(dst []float64, l, k int) {
 }
 
 // MinMaxColumns maps every column j < cols of the row-major X (p columns)
-// onto [−1, 1] by its own min and max, 2(x − m)/(M − m) − 1 (paper 003's
+// onto [−1, 1] by its own min and max, 2(x − m)/(M − m) − 1 (Zhao et al.'s
 // "normalise the domain of each numeric attribute to [−1, 1]", Section VII,
 // min–max by default); a constant column becomes 0. It returns the
 // (min, max) of each column, for the record.
@@ -123,7 +123,7 @@ func TableFiles(name string) []string {
 //	shuttle           UCI Statlog Shuttle test split: 9 features, classes 1…7 → 0…6 (14,500 rows)
 //	vehicle           SensIT Vehicle (LIBSVM combined_scale + .t): 100 features on [−1, 1],
 //	                  the multiclass label mapped to ±1: class 1 → +1, classes 2 and 3 → −1
-//	                  (one class against the rest; paper 003 uses a binary label, Section VII-B)
+//	                  (one class against the rest; Zhao et al. uses a binary label, Section VII-B)
 //	wisdm             WISDM v1.1 raw: x, y, z, then user (36 levels) and activity (6)
 //	                  binarised: 43 columns, no response; malformed records counted in Rejected
 //	ipums-br-standin  synthetic stand-in for IPUMS Brazil (see IPUMSStandin)
@@ -216,7 +216,7 @@ func loadUCIClass(name, file string, sep byte, p int, class func(string) (int, s
 }
 
 // VehiclePositive is the SensIT Vehicle class mapped to +1 (the others to
-// −1); paper 003 does not say which (E3.17).
+// −1); Zhao et al. does not say which (E3.17).
 const VehiclePositive = 1
 
 func loadVehicle() (*Table, error) {
@@ -315,7 +315,7 @@ var WISDMActivities = []string{"Walking", "Jogging", "Upstairs", "Downstairs", "
 // or a non-finite acceleration is counted in Rejected and skipped. The
 // table has x, y, z (raw, m/s²·10/g as recorded) then user (36 levels) and
 // activity (6) binarised: 3 + 35 + 5 = 43 columns
-// (paper 003, Section VII-B; E3.16); the timestamp is dropped.
+// (Zhao et al., Section VII-B; E3.16); the timestamp is dropped.
 func ReadWISDM(r io.Reader, where string) (*Table, error) {
 	const users = 36
 	t := &Table{Name: "wisdm", P: 3 + users - 1 + len(WISDMActivities) - 1, Numeric: 3, Categorical: 2}

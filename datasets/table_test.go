@@ -15,7 +15,7 @@ import (
 )
 
 // TestBinarise: k − 1 coordinates, +1 on the level's own, the last level
-// all −1 (paper 003 Section VII-B). Catches k coordinates instead of k − 1
+// all −1 (Zhao et al. Section VII-B). Catches k coordinates instead of k − 1
 // and the last level given a +1.
 func TestBinarise(t *testing.T) {
 	for _, tc := range []struct {

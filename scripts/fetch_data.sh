@@ -95,7 +95,7 @@ derive() {
 }
 # Paper 004's Taxi (datasets.md §3.3): pick-up seconds of day and the same
 # floored to the minute; the dataset "taxi" reads the latter for the first
-# 1,048,575 trips. The 2023 extract serves paper 000's NYtaxi (column 0).
+# 1,048,575 trips. The 2023 extract serves Baek & Chung's NYtaxi (column 0).
 derive yellow_tripdata_2018-01.pickup.csv yellow_tripdata_2018-01.parquet taxi
 derive yellow_tripdata_2023-01.pickup.csv yellow_tripdata_2023-01.parquet taxi
 # UCI Individual Household Electric Power Consumption (Voltage; CC BY 4.0, DOI 10.24432/C58K54)

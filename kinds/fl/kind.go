@@ -39,7 +39,7 @@ var params = experiment.ParamSet{
 	experiment.PositiveParam("eta", "erm: learning rate η (default 0.1; unstated by the paper, E3.17)"),
 	experiment.IntParam("group", 1, 1<<30, "erm: users per round |G| (default 1,000; unstated, E3.17)"),
 	experiment.PositiveParam("clip", "erm: every gradient coordinate clipped to [−clip, clip] and divided by clip before perturbation (default 1: clip to [−1, 1]; unstated, E3.17)"),
-	experiment.FloatParam("lambda", 0, 1, "erm: ℓ2 coefficient λ, added on the server (default 1e-4, L626)"),
+	experiment.FloatParam("lambda", 0, 1, "erm: ℓ2 coefficient λ, added on the server (default 1e-4, Zhao et al. §VII-B)"),
 	experiment.FloatParam("theta0", -1, 1, "erm: every coordinate of the initial θ₀ (default 0; unstated, E3.17)"),
 	experiment.BoolParam("intercept", "erm: a bias parameter beside the feature weights (default true)"),
 	experiment.IntParam("folds", 2, 100, "erm: k of k-fold cross-validation (default 10); trial t is fold t mod k of repeat ⌊t/k⌋"),

@@ -32,7 +32,7 @@ func (Kind) Metrics() []string {
 const groupAll = "all"
 
 var params = experiment.ParamSet{
-	experiment.EnumParam("shape", []string{"uniform", "normal", "constant", "extremum"}, "synthetic groups drawn by the kind (spec §6.1); without it the dataset must have a group column"),
+	experiment.EnumParam("shape", []string{"uniform", "normal", "constant", "extremum"}, "synthetic groups drawn by the kind (Raab et al. §5.1); without it the dataset must have a group column"),
 	experiment.IntParam("groups", 2, 4096, "synthetic data: the number of groups d (default 2); real data have their own"),
 	experiment.StringParam("range", "synthetic data: the input range lo:hi, in place of the dataset's (E3's [−1, 1], [0, 100], [−50, 50])"),
 	experiment.PositiveParam("imbalance", "synthetic data with 2 groups: n₀/n₁ (default 1; group 0 has n users, group 1 round(n/imbalance))"),

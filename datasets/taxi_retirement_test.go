@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The Taxi and Retirement recipes of paper 004 (docs/multiservice.md,
+// The Taxi and Retirement recipes of Du et al. (docs/multiservice.md,
 // "Data") on tiny extracts in the format scripts/extract writes: Taxi reads
 // the minute-floored column of the first Rows trips; Retirement keeps the
 // values in [10,000, 60,000]; both normalise by the kept values' min and
