@@ -11,15 +11,12 @@
 //	                    (central-fig5.toml: |D| = 1…64), and central against
 //	                    local error (central-vs-local.toml)
 //
-// Methods: the estimators of package central (central-alg1, central-alg2,
-// central-alg3-lap, central-alg3-2d, central-alg3-hg and the swap reference
-// central-swap-staircase; docs/central.md), lower-bound (the minimax bound
-// w²σ²(ε)/n², a closed form: App. H's reading (i) of E1.16; the simulated
-// swap reference is reading (ii)), and ldp:<mechanism>, any registered
-// unbiased ε-LDP mechanism run by every user on the same values. "*" is the
-// central estimators and the bound. The method name carries the privacy
-// model and neighbour relation into rows.csv (Tags): central-* add-remove,
-// central-swap-* swap (n public), lower-bound add-remove, ldp:* local.
+// Methods (described once in Methods: ldpbench list kinds -v,
+// docs/kinds.md): the estimators of package central, the lower bound and
+// ldp:<mechanism>; "*" is the central estimators and the bound. The method
+// name carries the privacy model and neighbour relation into rows.csv
+// (Tags): central-* add-remove, central-swap-* swap (n public), lower-bound
+// add-remove, ldp:* local.
 //
 // Data: the estimators see a dataset only through n and Σx, so the kind
 // builds it deterministically with mean exactly μ (params.mu; the paper

@@ -6,23 +6,10 @@
 // records with probability 1/dim (the paper's dimension sampling: one
 // attribute of dim, k = 1; Beta 10, Voltage 9, NYtaxi 19), the kept
 // records report at the full ε, and the collector estimates the histogram
-// over `bins` (1024) equal bins of [-1, 1]:
-//
-//	hm-np          HM-NP reports, split into PM-SUB and N-output reports,
-//	               2PEM (estimators.TwoPEM: d = bins, corrected d̃, τ = 1e-5,
-//	               λ = 1, normalised histograms)
-//	de             GRR over the bins (direct encoding), then Norm-Sub
-//	oue            optimised unary encoding over the bins, then Norm-Sub
-//	               (the support counts drawn from their exact binomial law)
-//	sw             Square Wave on (x+1)/2, EM on its exact matrix with 1024
-//	               output buckets (plain EM, E0.29; params.em = "ems" smooths)
-//	three-outputs, hm-tp, pm, pm-sub, n-output
-//	               beyond the paper: EM on the mechanism's
-//	               exact transition matrix (estimators.HistTransition)
-//	<mechanism>    any other registered mechanism with a bounded output and
-//	               bucket probabilities (its capabilities, Kind.MechanismNeeds;
-//	               ldpbench list mechanisms -v): the same EM, its input mapped
-//	               onto its domain
+// over `bins` (1024) equal bins of [-1, 1], by the method: HM-NP with
+// 2PEM, the frequency oracles DE and OUE, or EM on a mechanism's exact
+// transition matrix (described once in Methods: ldpbench list kinds -v,
+// docs/kinds.md).
 //
 // Figure 4 maps onto the metrics (rows of the paper's 3×3 grid; one spec per
 // dataset, runs/noutput-fig4*.toml, because n and dim differ):

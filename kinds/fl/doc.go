@@ -32,11 +32,10 @@
 // Vehicle) or "income above its median" for the IPUMS stand-ins. Baek &
 // Chung's task standardises on the training part of an 80/20 split.
 //
-// Methods: non-private, duchi (Duchi et al.'s multi-dimensional
-// mechanism), laplace (the Laplace split) and any registered 1-D mechanism
-// through Algorithm 6 (k-of-d); params.levels/segments discretise with
-// Algorithm 5. For task clients, params.compat = true reproduces the
-// authors' code (E0.27).
+// Methods (described once in Methods: ldpbench list kinds -v,
+// docs/kinds.md): non-private, duchi, laplace and any registered 1-D
+// mechanism through Algorithm 6. For task clients, params.compat = true
+// reproduces the authors' code (E0.27).
 //
 // Unstated parameters (ERRATA E3.17) are params with documented defaults:
 // eta 0.1, group 1,000, clip 1, lambda 1e-4, theta0 0, intercept true,

@@ -17,13 +17,10 @@
 // the paper), as printed, with no guard, or in a named robust mode
 // (params.mode).
 //
-// Methods: laplace, bernoulli, nprr, pw (the paper's four, with its budget
-// allocations) and value:<name>, any registered 1-D mechanism as the value
-// mechanism with ε1 = ratio·ε. Options go inline in the method name
-// ("nprr(k=16)", "pw(split=ratio:0.3)", "value:pm-sub(ratio=0.4)") or on the
-// params axis for every method: k, neutral (nprr0, the paper's, or
-// uniform-grid, the corrected one: E2.1), split (half, ratio:<r>, fitted),
-// ratio.
+// Methods (described once in Methods: ldpbench list kinds -v,
+// docs/kinds.md): laplace, bernoulli, nprr, pw and value:<name>. Options go
+// inline in the method name ("nprr(k=16)", "pw(split=ratio:0.3)") or on the
+// params axis for every method.
 //
 // Data: synthetic grouped datasets (source = "group-uniform", "group-normal",
 // "group-constant", "group-extremum", with lo and hi) are drawn per cell

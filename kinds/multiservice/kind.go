@@ -45,32 +45,9 @@ import (
 // seeded from the trial's first draw after the reports), never the
 // reports' stream, so that the reports stay method-independent.
 //
-// The method names the collector's estimator:
-//
-//	ua             unbiased averaging (eq. (2)); pooled over subsets
-//	uwa            user-level weighted averaging (Algorithms 1–2): per-user
-//	               posterior over h = 100 input buckets, inverse-variance
-//	               weights; every service needs a discrete law or a density
-//	               (an unbounded one through its CDF, as Laplace)
-//	uwa-oracle     DIAGNOSTIC, not an estimator: UWA's weights from the
-//	               users' true values (E4.14)
-//	single-<s>     one service's own average; <s> is a 1-based service
-//	               number or a mechanism name (its first service)
-//	single-best    the single service with the lowest exact expected MSE
-//	               on the cell's data (the paper's "Single best"; an oracle
-//	               choice of baseline)
-//	ule            User-level Likelihood Estimation (Algorithm 3, EMS);
-//	               like ems-<s>, needs bounded outputs with bucket
-//	               probabilities (not Laplace: Du et al. §6.1.1)
-//	ems-<s>        one service's own EMS histogram (the distribution
-//	               baselines)
-//	ems-best       the single service whose own EMS histogram has the
-//	               lowest js-div against the truth on the trial's reports
-//	               (the paper's "Single best" of Fig. 8d; an ORACLE choice
-//	               of baseline, per trial; kl and the em_* metrics are the
-//	               chosen run's; aggregation_seconds times all m runs)
-//	raw-<s>        with metric variance only: the raw (biased) report's
-//	               variance on the [-1, 1] scale (Square Wave's "SW" of Fig. 3)
+// The methods (ua, uwa, single-<s>, ule, ems-<s>, ...) are described once,
+// in Methods (methods.go), which `ldpbench list kinds -v` and docs/kinds.md
+// print.
 //
 // EM (ule, ems-<s>, ems-best): params stop, ll_tol, max_iter, theta_tol
 // and smooth set estimators.EMOptions. The loop runs while ‖θ_old − θ‖₁ >
@@ -93,41 +70,14 @@ import (
 // the run's context once per iteration (Trial's ctx): a cancelled run
 // returns within one iteration, keeping the finished cells for resume.
 //
-// Metrics:
-//
-//	mse, abs             squared / absolute error of the mean on [-1, 1]
-//	                     (mean methods); theory, exact, for ua, single-*
-//	                     and uwa-oracle; none for uwa (its weights depend on
-//	                     the data, E4.14)
-//	js-div, js-dist, kl  Jensen–Shannon divergence (natural log, no root; the
-//	                     authors' code), its square root (the paper's d_JS,
-//	                     E4.1), KL(truth ‖ estimate), of the histogram over
-//	                     `bins` equal bins of [-1, 1] (distribution methods)
-//	em_iterations        the EM updates of the run (distribution methods;
-//	                     the spec asks every EM run's count to be recorded);
-//	                     under accel = squarem the E-steps instead (every
-//	                     evaluation of the EM map, rejected extrapolations
-//	                     included), the work comparable with plain EM's
-//	                     iterations (its E-steps are iterations + 1)
-//	em_stop_ll           1 if the |ΔLL| test stopped the EM loop, else 0
-//	                     (estimators.StopReasonLL); its mean over trials is
-//	                     the fraction of runs the likelihood test stopped
-//	em_stop_max_iter     1 if the iteration cap stopped it, else 0
-//	                     (StopReasonMaxIter). A run with both 0 stopped on
-//	                     the θ tolerance (StopReasonTheta): the three
-//	                     reasons are recorded by two numeric rows
-//	aggregation_seconds  the wall time of the estimator call alone (not the
-//	                     perturbation, not the tables built once per cell),
-//	                     Table 1's measure. NOT deterministic: rows.csv is
-//	                     byte-identical across runs and -j for every other
-//	                     metric, and a spec with aggregation_seconds is a
-//	                     timing spec (run it with -j 1, so that the
-//	                     estimator, which uses params.threads goroutines, has
-//	                     the machine to itself)
-//	variance             closed form, no sampling (Fig. 3): the variance on
-//	                     [-1, 1] of one unbiased report of service <s>
-//	                     (single-<s>) or of its raw report (raw-<s>) at the
-//	                     input params.v; use trials = 1
+// Metrics (package metrics describes each): mse and abs of the mean
+// methods, with exact theory for ua, single-* and uwa-oracle (none for
+// uwa, whose weights depend on the data, E4.14); js-div, js-dist and kl
+// of the distribution methods' histograms over params.bins; the EM
+// counters em_iterations (E-steps under accel = squarem), em_stop_ll and
+// em_stop_max_iter; aggregation_seconds, the estimator call's wall time
+// (Table 1's measure, not deterministic: a timing spec, run it with -j 1);
+// variance, the closed form of Fig. 3 (single-<s>, raw-<s>; trials = 1).
 type Kind struct{}
 
 var msMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds", "variance"}
