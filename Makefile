@@ -9,7 +9,7 @@
 #   make bench          per-mechanism ns/report and the ratio to the random draws alone
 #   make data           fetch the real datasets into data/ (sha256-checked)
 #   make regress        every shipped spec (SPECS_ONLY="a b": some) at quick
-#                       scale against its theory and its baseline in regress/
+#                       scale against its theory and its baseline in baselines/
 #                       (exit 0 nothing moved, 1 a cell moved, 2 could not run)
 #   make test-slurm     shards + merge on a real one-node Slurm cluster (root; apt)
 
@@ -20,7 +20,7 @@ QUICK   := $(if $(FULL),,--quick)
 # FRESH=1: run again the specs whose results another build (or spec, seed
 # or scale) wrote, which a run otherwise refuses.
 FRESHFLAG := $(if $(FRESH),--fresh)
-BASELINES ?= regress
+BASELINES ?= baselines
 BIN     := bin/ldpbench
 
 .PHONY: all build figures test check race bench data vet clean regress regress-baselines test-slurm
@@ -85,7 +85,7 @@ test-slurm: build
 	bash deploy/slurm/test.sh
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./central/... ./lp/ ./aaa/ ./fl/ ./kinds/groupmean/ ./kinds/central/ ./kinds/dist/ ./audit/ | tee bench.txt
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./centraldp/... ./internal/lp/ ./aaa/ ./fedlearn/ ./kinds/groupmean/ ./kinds/central/ ./kinds/dist/ ./audit/ | tee bench.txt
 
 data:
 	bash scripts/fetch_data.sh

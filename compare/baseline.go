@@ -16,7 +16,7 @@ import (
 
 // A Baseline is what `ldpbench regress` tests a new run against: every
 // trial value of every cell and metric of one earlier run of a spec (at
-// quick scale for the shipped specs, regress/<spec>.csv), the run's first
+// quick scale for the shipped specs, baselines/<spec>.csv), the run's first
 // rows line (its seed, scale and spec hash), the false-alarm probability α
 // of the spec's regression test, and why it was last written. Keeping the
 // trial values rather than only their mean and SD is what allows the

@@ -8,7 +8,7 @@
 //
 // Regress tests every cell and metric of a run against the kind's exact
 // theory and against a stored Baseline (`ldpbench regress`, baselines in
-// regress/<spec>.csv), in the manner of benchstat's comparison layer over
+// baselines/<spec>.csv), in the manner of benchstat's comparison layer over
 // x/perf's benchfmt records: the test is the dual of the summary's
 // confidence interval (χ² for squared errors, t or t on the log of the
 // mean), paired t where the baseline was drawn from the same seed, else F

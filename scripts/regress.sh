@@ -9,7 +9,7 @@
 #   scripts/regress.sh --update-baseline --reason "why" [SPEC...] # rewrite baselines
 #
 # Environment: BIN, the ldpbench command (default bin/ldpbench); BASELINES,
-# the baselines' directory (default regress); OUT, the runs' root (default
+# the baselines' directory (default baselines); OUT, the runs' root (default
 # out/regress); JOBS, workers per run (default: every core).
 #
 # Exit status: 0 nothing moved; 1 some spec moved (the cells are printed);
@@ -17,7 +17,7 @@
 # theory only, and named at the end.
 set -uo pipefail
 BIN=${BIN:-bin/ldpbench}
-BASELINES=${BASELINES:-regress}
+BASELINES=${BASELINES:-baselines}
 OUT=${OUT:-out/regress}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 extra=()

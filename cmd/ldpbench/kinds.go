@@ -4,7 +4,7 @@ import (
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/kinds/central"
 	"github.com/ldpbench/ldpbench/kinds/dist"
-	flkind "github.com/ldpbench/ldpbench/kinds/fl"
+	"github.com/ldpbench/ldpbench/kinds/fl"
 	"github.com/ldpbench/ldpbench/kinds/groupmean"
 	"github.com/ldpbench/ldpbench/kinds/mean"
 	"github.com/ldpbench/ldpbench/kinds/multiservice"
@@ -21,6 +21,6 @@ var kinds = experiment.Registry{
 	multiservice.MD{},   // multiservice-md: its d-dimensional experiment
 	groupmean.Kind{},    // groupmean: group means, group and value private (Raab et al.)
 	central.Kind{},      // central-mean: central DP, add-remove model (Kulesza et al.)
-	flkind.Kind{},       // fl: federated learning with LDP gradients (Zhao et al.; Baek & Chung Fig. 5)
+	fl.Kind{},           // fl: federated learning with LDP gradients (Zhao et al.; Baek & Chung Fig. 5)
 	dist.Kind{},         // noutput-dist: distribution, variance, deciles (Baek & Chung Fig. 4)
 }

@@ -21,7 +21,7 @@ import (
 var errMoved = findingf("regression: some cells moved (see above)")
 
 // BaselineDir holds the shipped specs' baselines, one file per spec.
-const BaselineDir = "regress"
+const BaselineDir = "baselines"
 
 // cmdRegress tests a finished run against the theory in its rows and its
 // spec's stored baseline, or (--update-baseline) writes the baseline.
@@ -117,7 +117,7 @@ func cmdRegress(_ context.Context, c *cli, args []string) error {
 	return nil
 }
 
-// baselineRoot is regress/ in the working directory, else in the module's
+// baselineRoot is baselines/ in the working directory, else in the module's
 // root (tests run in their package's directory).
 func baselineRoot() string {
 	if st, err := os.Stat(BaselineDir); err == nil && st.IsDir() {

@@ -13,7 +13,7 @@ import (
 
 // regressFast are shipped specs whose quick runs take about a second:
 // `make test` runs them and tests them against their stored baselines
-// (regress/<spec>.csv) and theory, as `make regress` does for every spec.
+// (baselines/<spec>.csv) and theory, as `make regress` does for every spec.
 var regressFast = []string{"mean-synthetic", "multiservice-fig8a", "central-fig3a", "noutput-theory"}
 
 // A fast spec re-run at its seed and quick scale has not moved: against the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/centraldp"
 	"github.com/ldpbench/ldpbench/experiment"
 )
 
@@ -29,7 +29,7 @@ func (c *countingSource) Uint64() uint64 { c.words++; return c.src.Uint64() }
 // show. Run: go test -run '^$' -bench . ./kinds/central/
 func BenchmarkBatch(b *testing.B) {
 	const runs = 1 << 16
-	for _, method := range cdp.EstimatorNames() {
+	for _, method := range centraldp.EstimatorNames() {
 		for _, eps := range []float64{1, 10} {
 			b.Run(method+"/eps="+map[float64]string{1: "1", 10: "10"}[eps], func(b *testing.B) {
 				r := prepare(b, method, eps, 10000, map[string]string{"mu": "0.01", "runs": "65536"})

@@ -12,7 +12,7 @@
 //	                    local error (central-vs-local.toml)
 //
 // Methods (described once in Methods: ldpbench list kinds -v,
-// docs/kinds.md): the estimators of package central, the lower bound and
+// docs/kinds.md): the estimators of package centraldp, the lower bound and
 // ldp:<mechanism>; "*" is the central estimators and the bound. The method
 // name carries the privacy model and neighbour relation into rows.csv
 // (Tags): central-* add-remove, central-swap-* swap (n public), lower-bound

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/centraldp"
 )
 
 // integrate is composite Simpson on [a, b] with n (even) intervals.
@@ -51,18 +51,18 @@ func power(c float64, p int) func(float64) float64 {
 }
 
 // TestStaircaseLawMoments: the staircase law's moments and tail against
-// a direct integration of the density of package central (2·∫₀^∞ over
+// a direct integration of the density of package centraldp (2·∫₀^∞ over
 // the steps), and its second moment against SigmaSq at γ*. Bugs caught:
 // a wrong mixture weight p0 (the moments move by the outer/inner
 // imbalance), the tail's memoryless shift off by one step (E[Z²; |Z| > x]
 // off by a factor e^{±ε}), a geometric moment of the wrong order.
 func TestStaircaseLawMoments(t *testing.T) {
 	for _, c := range []struct{ eps, gamma float64 }{
-		{0.5, 0.3}, {1, cdp.GammaStar(1)}, {4, cdp.GammaStar(4)}, {10, cdp.GammaStar(10)}, {2, 0}, {2, 1},
+		{0.5, 0.3}, {1, centraldp.GammaStar(1)}, {4, centraldp.GammaStar(4)}, {10, centraldp.GammaStar(10)}, {2, 0}, {2, 1},
 	} {
 		t.Run(fmt.Sprintf("eps=%g,gamma=%.3f", c.eps, c.gamma), func(t *testing.T) {
 			l := staircaseLaw(c.eps, c.gamma)
-			s, err := cdp.NewStaircase(c.eps, c.gamma, 1)
+			s, err := centraldp.NewStaircase(c.eps, c.gamma, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func TestStaircaseLawMoments(t *testing.T) {
 			}
 		})
 	}
-	if got, want := staircaseLaw(3, cdp.GammaStar(3)).m2, cdp.SigmaSq(3); math.Abs(got-want) > 1e-12*want {
+	if got, want := staircaseLaw(3, centraldp.GammaStar(3)).m2, centraldp.SigmaSq(3); math.Abs(got-want) > 1e-12*want {
 		t.Errorf("E Z² at γ* = %.15g, σ²(3) = %.15g", got, want)
 	}
 }
@@ -98,11 +98,11 @@ func TestStaircaseLawMoments(t *testing.T) {
 // taken as R2² − R1², the telescoped outer ring with the wrong power of r.
 func TestStaircase2DLawMoments(t *testing.T) {
 	for _, c := range []struct{ eps, gamma float64 }{
-		{0.5, 0.4}, {1, cdp.Staircase2DGamma(1)}, {4, cdp.Staircase2DGamma(4)}, {9, cdp.Staircase2DGamma(9)},
+		{0.5, 0.4}, {1, centraldp.Staircase2DGamma(1)}, {4, centraldp.Staircase2DGamma(4)}, {9, centraldp.Staircase2DGamma(9)},
 	} {
 		t.Run(fmt.Sprintf("eps=%g", c.eps), func(t *testing.T) {
 			l := staircase2DLaw(c.eps, c.gamma)
-			s, err := cdp.NewStaircase2D(c.eps, c.gamma, 1)
+			s, err := centraldp.NewStaircase2D(c.eps, c.gamma, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/centraldp"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
@@ -56,7 +56,7 @@ func Tags(method string) (model, neighbour string) {
 	switch f, _ := methodFamily(method); {
 	case f == familyLDP:
 		return "local", "any two values of one user"
-	case method == cdp.NameSwapStair:
+	case method == centraldp.NameSwapStair:
 		return "central", "swap"
 	}
 	return "central", "add-remove"
@@ -65,10 +65,10 @@ func Tags(method string) (model, neighbour string) {
 // AllMethods implements experiment.MethodLister: the paper's estimators
 // and the lower bound (the central track). Local mechanisms are named one
 // by one ("ldp:laplace"), since they cost n draws per run.
-func (Kind) AllMethods() []string { return append(cdp.EstimatorNames(), LowerBound) }
+func (Kind) AllMethods() []string { return append(centraldp.EstimatorNames(), LowerBound) }
 
 // checkMethod validates a cell's method at its ε and range.
-func checkMethod(method string, eps float64, opt cdp.Options) error {
+func checkMethod(method string, eps float64, opt centraldp.Options) error {
 	switch f, mech := methodFamily(method); f {
 	case familyBound:
 		return nil
@@ -76,11 +76,11 @@ func checkMethod(method string, eps float64, opt cdp.Options) error {
 		_, err := ldpMechanism(mech, eps)
 		return err
 	}
-	if !slices.Contains(cdp.EstimatorNames(), method) {
+	if !slices.Contains(centraldp.EstimatorNames(), method) {
 		return fmt.Errorf("method %q: unknown (central estimators: %s; %s; or %s<mechanism>, one of: %s)",
-			method, strings.Join(cdp.EstimatorNames(), ", "), LowerBound, ldpPrefix, strings.Join(mechanisms.Names(), ", "))
+			method, strings.Join(centraldp.EstimatorNames(), ", "), LowerBound, ldpPrefix, strings.Join(mechanisms.Names(), ", "))
 	}
-	_, err := cdp.NewEstimator(method, eps, opt)
+	_, err := centraldp.NewEstimator(method, eps, opt)
 	return err
 }
 

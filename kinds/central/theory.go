@@ -1,7 +1,7 @@
 package central
 
 import (
-	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/centraldp"
 	"github.com/ldpbench/ldpbench/estimators"
 )
 
@@ -21,14 +21,14 @@ import (
 //     models), at small n (App. H), at small nε.
 //
 // Every metric's theory is the MSE's in that metric's normalisation.
-func (r *cell) computeTheory(method string, opt cdp.Options) (map[string]float64, float64) {
+func (r *cell) computeTheory(method string, opt centraldp.Options) (map[string]float64, float64) {
 	d := r.data
 	w := d.u - d.l
 	n := float64(d.n)
 	var mse, kurtosis float64
 	switch r.fam {
 	case familyBound:
-		mse = w * w * cdp.SigmaSq(r.eps) / (n * n)
+		mse = w * w * centraldp.SigmaSq(r.eps) / (n * n)
 	case familyLDP:
 		mse = w * w / 4 * estimators.ExpectedMeanMSE(r.ldp, d.unit)
 		kurtosis = 3
@@ -38,7 +38,7 @@ func (r *cell) computeTheory(method string, opt cdp.Options) (map[string]float64
 		if !em.holds(boundary) {
 			return nil, 0
 		}
-		c, err := cdp.LeadingConstant(method, r.eps, d.alpha(), opt)
+		c, err := centraldp.LeadingConstant(method, r.eps, d.alpha(), opt)
 		if err != nil {
 			return nil, 0
 		}

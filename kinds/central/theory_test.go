@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/centraldp"
 )
 
 // TestLeadingOrderAgainstMonteCarlo: the batch MSE of every estimator, at
@@ -29,21 +29,21 @@ func TestLeadingOrderAgainstMonteCarlo(t *testing.T) {
 		catches  string
 		boundary bool
 	}{
-		{cdp.NameAlg1, 1, "0.3", "", 4 * (1 + 0.09), "Alg. 1 with w for W or μ left out of 4(W² + μ²) (4.36 vs 4)", false},
-		{cdp.NameAlg2, 1, "0.01", "", 1 + 0.98*0.98, "Alg. 2 with a centred sum noise Lap(2w/ε) (𝒩 × 2.5)", false},
-		{cdp.NameAlg3Lap, 1, "0.5", "", 0.5, "Alg. 3's scale read as a rate (Lap(ε) for Lap(1/ε), E1.10)", false},
-		{cdp.NameAlg3Lap, 2, "0", "-1:3", 0.625, "the normalisation without ÷w² (w = 4: 𝒩 × 16)", false},
-		{cdp.NameAlg3Lap, 1, "1000000.3", "1000000:1000001", 0.58, "rounding at |l| = 10⁶ (Lemma 10: Alg. 3 is affine-equivariant, Section 1.3)", false},
-		{cdp.NameAlg2, 0.5, "-7", "-10:-5", 1 + 0.04, "Alg. 2 centred at 0 instead of m on a shifted range", false},
-		{cdp.NameAlg3TwoD, 4, "0.3", "", 0.58 * 0.72697 / 1, "the 2-D staircase's normaliser as printed (E1.2) or γ not γ̃*", false},
-		{cdp.NameAlg3HG, 4, "0.2", "", 0.68 * cdp.LowerBound(4), "the hourglass with the printed ceiling (E1.1: E Z2 = ½)", false},
-		{cdp.NameSwapStair, 2, "0.5", "", cdp.LowerBound(2), "the swap reference with n private (its 𝒩 would take the factor (1 − α)² + α² = ½)", false},
-		{cdp.NameSwapStair, 2, "0.05", "", cdp.LowerBound(2), "the swap reference's 𝒩 flat in μ (n public)", false},
-		{cdp.NameAlg3Lap, 1, "0", "", 0.5, "no halving at the boundary (theory 1, twice the MSE)", true},
-		{cdp.NameAlg2, 1, "1", "", 1, "Alg. 2 at μ = 1 not halved (2)", true},
-		{cdp.NameAlg1, 1, "0", "", 2, "Alg. 1 at μ = 0: 4W²/2", true},
-		{cdp.NameAlg1, 1, "1", "", 4, "Alg. 1 at μ = 1: 4(W² + 1)/2", true},
-		{cdp.NameAlg3HG, 4, "0", "", cdp.LowerBound(4) / 2, "the hourglass at the boundary: σ²ε²/4", true},
+		{centraldp.NameAlg1, 1, "0.3", "", 4 * (1 + 0.09), "Alg. 1 with w for W or μ left out of 4(W² + μ²) (4.36 vs 4)", false},
+		{centraldp.NameAlg2, 1, "0.01", "", 1 + 0.98*0.98, "Alg. 2 with a centred sum noise Lap(2w/ε) (𝒩 × 2.5)", false},
+		{centraldp.NameAlg3Lap, 1, "0.5", "", 0.5, "Alg. 3's scale read as a rate (Lap(ε) for Lap(1/ε), E1.10)", false},
+		{centraldp.NameAlg3Lap, 2, "0", "-1:3", 0.625, "the normalisation without ÷w² (w = 4: 𝒩 × 16)", false},
+		{centraldp.NameAlg3Lap, 1, "1000000.3", "1000000:1000001", 0.58, "rounding at |l| = 10⁶ (Lemma 10: Alg. 3 is affine-equivariant, Section 1.3)", false},
+		{centraldp.NameAlg2, 0.5, "-7", "-10:-5", 1 + 0.04, "Alg. 2 centred at 0 instead of m on a shifted range", false},
+		{centraldp.NameAlg3TwoD, 4, "0.3", "", 0.58 * 0.72697 / 1, "the 2-D staircase's normaliser as printed (E1.2) or γ not γ̃*", false},
+		{centraldp.NameAlg3HG, 4, "0.2", "", 0.68 * centraldp.LowerBound(4), "the hourglass with the printed ceiling (E1.1: E Z2 = ½)", false},
+		{centraldp.NameSwapStair, 2, "0.5", "", centraldp.LowerBound(2), "the swap reference with n private (its 𝒩 would take the factor (1 − α)² + α² = ½)", false},
+		{centraldp.NameSwapStair, 2, "0.05", "", centraldp.LowerBound(2), "the swap reference's 𝒩 flat in μ (n public)", false},
+		{centraldp.NameAlg3Lap, 1, "0", "", 0.5, "no halving at the boundary (theory 1, twice the MSE)", true},
+		{centraldp.NameAlg2, 1, "1", "", 1, "Alg. 2 at μ = 1 not halved (2)", true},
+		{centraldp.NameAlg1, 1, "0", "", 2, "Alg. 1 at μ = 0: 4W²/2", true},
+		{centraldp.NameAlg1, 1, "1", "", 4, "Alg. 1 at μ = 1: 4(W² + 1)/2", true},
+		{centraldp.NameAlg3HG, 4, "0", "", centraldp.LowerBound(4) / 2, "the hourglass at the boundary: σ²ε²/4", true},
 	} {
 		t.Run(fmt.Sprintf("%s/eps=%g/mu=%s/range=%s", c.method, c.eps, c.mu, c.rng), func(t *testing.T) {
 			raw := map[string]string{"mu": c.mu, "runs": "1000000"}
@@ -93,14 +93,14 @@ func TestNoTheoryInTheTransition(t *testing.T) {
 		mu     string
 		stated bool
 	}{
-		{cdp.NameAlg3Lap, 1, 10000, "3e-4", false}, // 3 noise scales from 0: 𝒩 ≈ 0.9, not 0.9994
-		{cdp.NameAlg1, 1, 10000, "1e-3", false},    // Alg. 1's noise is 2W/ε: 3.9 against 4.0
-		{cdp.NameAlg3HG, 4, 10000, "1e-4", false},  // one count from 0, at steps of 1
-		{cdp.NameAlg3Lap, 1, 16, "0.01", false},    // App. H: nμ = 0.16 counts
-		{cdp.NameAlg2, 0.05, 10000, "0.01", false}, // Fig. 3a's smallest ε
-		{cdp.NameAlg3Lap, 1, 10000, "0.01", true},
-		{cdp.NameAlg3HG, 4, 10000, "0.01", true},
-		{cdp.NameAlg2, 0.3, 10000, "0.01", true},
+		{centraldp.NameAlg3Lap, 1, 10000, "3e-4", false}, // 3 noise scales from 0: 𝒩 ≈ 0.9, not 0.9994
+		{centraldp.NameAlg1, 1, 10000, "1e-3", false},    // Alg. 1's noise is 2W/ε: 3.9 against 4.0
+		{centraldp.NameAlg3HG, 4, 10000, "1e-4", false},  // one count from 0, at steps of 1
+		{centraldp.NameAlg3Lap, 1, 16, "0.01", false},    // App. H: nμ = 0.16 counts
+		{centraldp.NameAlg2, 0.05, 10000, "0.01", false}, // Fig. 3a's smallest ε
+		{centraldp.NameAlg3Lap, 1, 10000, "0.01", true},
+		{centraldp.NameAlg3HG, 4, 10000, "0.01", true},
+		{centraldp.NameAlg2, 0.3, 10000, "0.01", true},
 	} {
 		t.Run(fmt.Sprintf("%s/eps=%g/n=%d/mu=%s", c.method, c.eps, c.n, c.mu), func(t *testing.T) {
 			r := prepare(t, c.method, c.eps, c.n, map[string]string{"mu": c.mu, "runs": "1000000"})
@@ -111,7 +111,7 @@ func TestNoTheoryInTheTransition(t *testing.T) {
 			if c.stated {
 				return
 			}
-			lead, err := cdp.LeadingConstant(c.method, c.eps, r.data.alpha(), cdp.Options{})
+			lead, err := centraldp.LeadingConstant(c.method, c.eps, r.data.alpha(), centraldp.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

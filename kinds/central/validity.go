@@ -3,7 +3,7 @@ package central
 import (
 	"math"
 
-	cdp "github.com/ldpbench/ldpbench/central"
+	"github.com/ldpbench/ldpbench/centraldp"
 )
 
 // The leading-order theory is stated where bounds on the terms it
@@ -53,27 +53,27 @@ func newErrorModel(name string, eps, mu, l, u float64, n int) errorModel {
 	fn := float64(n)
 	e := errorModel{n: fn, near: fn * math.Min(alpha, 1-alpha), far: fn * math.Max(alpha, 1-alpha)}
 	switch name {
-	case cdp.NameAlg1:
+	case centraldp.NameAlg1:
 		W := math.Max(math.Abs(l), math.Abs(u))
 		e.laws, e.independent = []law{laplaceLaw(2 * W / (w * eps)), laplaceLaw(2 / eps)}, true
 		e.num, e.den = []float64{1, -mu / w}, []float64{0, 1}
-	case cdp.NameAlg2:
+	case centraldp.NameAlg2:
 		e.laws, e.independent = []law{laplaceLaw(1 / eps), laplaceLaw(2 / eps)}, true
 		e.num, e.den = []float64{1, -(alpha - 0.5)}, []float64{0, 1}
-	case cdp.NameAlg3Lap:
+	case centraldp.NameAlg3Lap:
 		z := laplaceLaw(1 / eps)
 		e.laws, e.independent = []law{z, z}, true
 		e.num, e.den = []float64{1 - alpha, -alpha}, []float64{1, 1}
-	case cdp.NameAlg3TwoD:
-		z := staircase2DLaw(eps, cdp.Staircase2DGamma(eps))
+	case centraldp.NameAlg3TwoD:
+		z := staircase2DLaw(eps, centraldp.Staircase2DGamma(eps))
 		e.laws = []law{z, z}
 		e.num, e.den = []float64{1 - alpha, -alpha}, []float64{1, 1}
-	case cdp.NameAlg3HG:
-		z := staircaseLaw(eps, cdp.GammaStar(eps))
+	case centraldp.NameAlg3HG:
+		z := staircaseLaw(eps, centraldp.GammaStar(eps))
 		e.laws = []law{z, z}
 		e.num, e.den = []float64{1 - alpha, -alpha}, []float64{1, 1}
-	case cdp.NameSwapStair:
-		e.laws, e.independent = []law{staircaseLaw(eps, cdp.GammaStar(eps))}, true
+	case centraldp.NameSwapStair:
+		e.laws, e.independent = []law{staircaseLaw(eps, centraldp.GammaStar(eps))}, true
 		e.num, e.den = []float64{1}, []float64{0}
 	}
 	return e

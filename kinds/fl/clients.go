@@ -7,14 +7,14 @@ import (
 	"sync"
 
 	"github.com/ldpbench/ldpbench/experiment"
-	ldpfl "github.com/ldpbench/ldpbench/fl"
+	"github.com/ldpbench/ldpbench/fedlearn"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
 // clientsRun is a prepared cell of task clients: Baek & Chung's federated
 // averaging on an 80/20 split, standardised on the training part.
 type clientsRun struct {
-	proto              ldpfl.Clients
+	proto              fedlearn.Clients
 	xtr, ytr, xte, yte []float64
 	round              int // 1-based
 	metrics            []string
@@ -55,29 +55,29 @@ func prepareClients(c *experiment.CellSpec) (experiment.CellRun, error) {
 	n := tab.Rows()
 	// The split depends on the master seed only (the authors fix
 	// random_state = 42): every method sees the same training and test rows.
-	sp, err := ldpfl.TrainTest(n, 0.2, rand.New(rand.NewPCG(c.Seed, 42)))
+	sp, err := fedlearn.TrainTest(n, 0.2, rand.New(rand.NewPCG(c.Seed, 42)))
 	if err != nil {
 		return nil, err
 	}
 	r := &clientsRun{metrics: c.Metrics}
-	r.xtr, r.ytr = ldpfl.Gather(tab.X, tab.Y, tab.P, sp.Train)
-	r.xte, r.yte = ldpfl.Gather(tab.X, tab.Y, tab.P, sp.Test)
-	ldpfl.Standardise(r.xtr, r.xte, tab.P)
+	r.xtr, r.ytr = fedlearn.Gather(tab.X, tab.Y, tab.P, sp.Train)
+	r.xte, r.yte = fedlearn.Gather(tab.X, tab.Y, tab.P, sp.Test)
+	fedlearn.Standardise(r.xtr, r.xte, tab.P)
 	// Output classes: those present in the training split (as the
 	// authors'): the largest class index seen, plus one.
 	k := 0
 	for _, y := range r.ytr {
 		k = max(k, int(y)+1)
 	}
-	model, err := ldpfl.NewMultinomial(tab.P, k)
+	model, err := fedlearn.NewMultinomial(tab.P, k)
 	if err != nil {
 		return nil, err
 	}
-	mech, post, err := ldpfl.BaekChungMechanism(c.Method, model, c.Eps, c.Params.Bool("compat", false))
+	mech, post, err := fedlearn.BaekChungMechanism(c.Method, model, c.Eps, c.Params.Bool("compat", false))
 	if err != nil {
 		return nil, err
 	}
-	r.proto = ldpfl.BaekChung(model, mech)
+	r.proto = fedlearn.BaekChung(model, mech)
 	r.proto.PostScale = post
 	r.proto.Rounds = c.Params.Int("rounds", r.proto.Rounds)
 	r.round = c.Params.Int("round", r.proto.Rounds)
@@ -102,9 +102,9 @@ func (r *clientsRun) Trial(_ context.Context, trial int, rng *rand.Rand, out []e
 	cv.once.Do(func() {
 		m := r.proto.Model
 		theta := make([]float64, m.Dim())
-		ldpfl.XavierInit(m, theta, rng)
+		fedlearn.XavierInit(m, theta, rng)
 		cv.acc = make([]float64, r.proto.Rounds)
-		ws := ldpfl.NewClientWorkspace(m.Dim(), len(r.ytr), r.proto.Clients)
+		ws := fedlearn.NewClientWorkspace(m.Dim(), len(r.ytr), r.proto.Clients)
 		cv.err = r.proto.Train(theta, r.xtr, r.ytr, r.xte, r.yte, cv.acc, ws, rng)
 	})
 	if cv.err != nil {

@@ -8,13 +8,13 @@ import (
 	"math/rand/v2"
 
 	"github.com/ldpbench/ldpbench/experiment"
-	ldpfl "github.com/ldpbench/ldpbench/fl"
+	"github.com/ldpbench/ldpbench/fedlearn"
 )
 
 // ermRun is a prepared cell of task erm: Zhao et al.'s LDP-FedSGD trained
 // on the training folds of a cross-validation and scored on the test fold.
 type ermRun struct {
-	cfg     ldpfl.FedSGD
+	cfg     fedlearn.FedSGD
 	x, y    []float64 // the first n rows of the table
 	p       int
 	perms   [][]int // one permutation of the n rows per repeat
@@ -39,7 +39,7 @@ func prepareERM(c *experiment.CellSpec) (experiment.CellRun, error) {
 	if y == nil {
 		return nil, fmt.Errorf("dataset %s: model %s needs a %s response, which this table does not have", c.Dataset.Name, modelName, map[bool]string{true: "numeric", false: "binary"}[modelName == "linear"])
 	}
-	model, err := ldpfl.NewModel(modelName, tab.P, p.Bool("intercept", true), 0)
+	model, err := fedlearn.NewModel(modelName, tab.P, p.Bool("intercept", true), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -47,13 +47,13 @@ func prepareERM(c *experiment.CellSpec) (experiment.CellRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	mech, err := ldpfl.NewMechanism(c.Method, model.Dim(), c.Eps, grid)
+	mech, err := fedlearn.NewMechanism(c.Method, model.Dim(), c.Eps, grid)
 	if err != nil {
 		return nil, err
 	}
 	r := &ermRun{
-		cfg: ldpfl.FedSGD{Model: model, Mech: mech, Eta: p.Float("eta", DefaultEta), Group: p.Int("group", DefaultGroup),
-			Lambda: p.Float("lambda", ldpfl.DefaultLambda), Clip: p.Float("clip", DefaultClip)},
+		cfg: fedlearn.FedSGD{Model: model, Mech: mech, Eta: p.Float("eta", DefaultEta), Group: p.Int("group", DefaultGroup),
+			Lambda: p.Float("lambda", fedlearn.DefaultLambda), Clip: p.Float("clip", DefaultClip)},
 		x: td.xz[:n*tab.P], y: y[:n], p: tab.P, folds: p.Int("folds", DefaultFolds),
 		theta0: p.Float("theta0", 0), metrics: c.Metrics,
 	}
@@ -83,7 +83,7 @@ func (r *ermRun) Trial(_ context.Context, trial int, rng *rand.Rand, out []exper
 	if rep >= len(r.perms) {
 		return out, fmt.Errorf("trial %d: only folds·repeats = %d trials exist (axes.params.folds, repeats)", trial, r.folds*len(r.perms))
 	}
-	sp, err := ldpfl.KFold(r.perms[rep], r.folds, fold)
+	sp, err := fedlearn.KFold(r.perms[rep], r.folds, fold)
 	if err != nil {
 		return out, err
 	}
@@ -92,10 +92,10 @@ func (r *ermRun) Trial(_ context.Context, trial int, rng *rand.Rand, out []exper
 	for j := range theta {
 		theta[j] = r.theta0
 	}
-	if err := r.cfg.TrainRows(theta, r.x, r.y, sp.Train, ldpfl.NewWorkspace(m.Dim()), rng); err != nil {
+	if err := r.cfg.TrainRows(theta, r.x, r.y, sp.Train, fedlearn.NewWorkspace(m.Dim()), rng); err != nil {
 		return out, err
 	}
-	e := ldpfl.TestErrorRows(m, theta, r.x, r.y, sp.Test)
+	e := fedlearn.TestErrorRows(m, theta, r.x, r.y, sp.Test)
 	if math.IsNaN(e) || math.IsInf(e, 0) {
 		// Clipped gradients bound every step, so this is a bug, not data.
 		return out, fmt.Errorf("trial %d: test error %v", trial, e)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
-	ldpfl "github.com/ldpbench/ldpbench/fl"
+	"github.com/ldpbench/ldpbench/fedlearn"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
@@ -66,7 +66,7 @@ func (Kind) Params() experiment.ParamSet { return params }
 // Duchi's multi-dimensional mechanism, the Laplace split and every
 // registered mechanism (through Algorithm 6).
 func (Kind) AllMethods() []string {
-	out := []string{ldpfl.NonPrivate}
+	out := []string{fedlearn.NonPrivate}
 	for _, name := range mechanisms.Names() {
 		if m, err := mechanisms.New(name, 1); err == nil && estimateNeeds.Met(m) {
 			out = append(out, name)
@@ -154,7 +154,7 @@ func (Kind) Check(c *experiment.CellSpec) error {
 	if tk == TaskClients && grid != 0 {
 		return params.Errorf("levels", "task clients has no discretisation")
 	}
-	if c.Method == ldpfl.NonPrivate {
+	if c.Method == fedlearn.NonPrivate {
 		if grid != 0 {
 			return fmt.Errorf("method %s: nothing to discretise", c.Method)
 		}
@@ -166,7 +166,7 @@ func (Kind) Check(c *experiment.CellSpec) error {
 	if err := checkNeeds(c.Method, c.Eps, grid); err != nil {
 		return err
 	}
-	_, err = ldpfl.NewMechanism(c.Method, 4, c.Eps, grid)
+	_, err = fedlearn.NewMechanism(c.Method, 4, c.Eps, grid)
 	return err
 }
 

@@ -46,7 +46,7 @@ import (
 // reports' stream, so that the reports stay method-independent.
 //
 // The methods (ua, uwa, single-<s>, ule, ems-<s>, ...) are described once,
-// in Methods (methods.go), which `ldpbench list kinds -v` and docs/kinds.md
+// in Methods (describe.go), which `ldpbench list kinds -v` and docs/kinds.md
 // print.
 //
 // EM (ule, ems-<s>, ems-best): params stop, ll_tol, max_iter, theta_tol
