@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ldpbench/ldpbench/lp"
+	"github.com/ldpbench/ldpbench/internal/lp"
 )
 
 // Alignment chooses the input grid of the noise programme (ERRATA E0.23).

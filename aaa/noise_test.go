@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ldpbench/ldpbench/lp"
+	"github.com/ldpbench/ldpbench/internal/lp"
 	"gonum.org/v1/gonum/mat"
 	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 )
