@@ -35,7 +35,7 @@ func TestMultiserviceNeedsRefusals(t *testing.T) {
 		{"ua", "sr,test-ms-no-variance", nil, "kind multiservice, method ua: needs an unbiased report with a variance: test-ms-no-variance has no closed-form variance"},
 		{"ule", "sr,test-ms-no-variance", []string{"js-div"}, "kind multiservice, method ule: needs an unbiased report with a variance"},
 	} {
-		cell := msCellSpec(t, c.method, 1, 1000, map[string]string{"services": c.services}, c.metrics...)
+		cell := cellSpec(t, c.method, 1, 1000, map[string]string{"services": c.services}, c.metrics...)
 		err := Kind{}.Check(cell)
 		switch {
 		case c.want == "" && err != nil:
@@ -58,8 +58,8 @@ func TestMultiserviceNeedsRefusals(t *testing.T) {
 // same reports is Laplace's own (closed-form window) to rounding.
 func TestMultiserviceUWAUnboundedDensity(t *testing.T) {
 	kindtest.Register(t, "test-ms-lap-copy", "Laplace in a new type", kindtest.NewDensityOnly)
-	run := func(services string) (*msRun, float64) {
-		cell := msCellSpec(t, "uwa", 1, 4000, map[string]string{"services": services})
+	run := func(services string) (*cellRun, float64) {
+		cell := cellSpec(t, "uwa", 1, 4000, map[string]string{"services": services})
 		if err := (Kind{}).Check(cell); err != nil {
 			t.Fatalf("%s: %v", services, err)
 		}
@@ -67,7 +67,7 @@ func TestMultiserviceUWAUnboundedDensity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := cr.(*msRun)
+		r := cr.(*cellRun)
 		out, err := r.Trial(context.Background(), 0, rand.New(rand.NewPCG(7, 7)), nil)
 		if err != nil {
 			t.Fatal(err)

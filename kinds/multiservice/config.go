@@ -14,13 +14,13 @@ import (
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
-// The parameters of kind multiservice (the spec's axes.params, msParams;
+// The parameters of kind multiservice (the spec's axes.params, kindParams;
 // every key is checked, and an error names it).
 //
 //	services       the services, in order: entries "mech" or "mech:ε"
 //	               separated by commas (mech a registered name, or the
 //	               paper's "sr" = duchi, "lap" = laplace), or one named
-//	               configuration of the paper (msNamedServices: A1–A4 for
+//	               configuration of the paper (namedServices: A1–A4 for
 //	               the mean [SR, Laplace, PM, SW], C1–C4 for the
 //	               distribution [SR, PM, SW]). Several alternatives may
 //	               be listed, separated by "|", of which params.config
@@ -69,9 +69,9 @@ import (
 // budget when reporting to every service), so that the rows record it; the
 // services' budgets are in the params column.
 
-// msNamedServices are the paper's budget configurations
+// namedServices are the paper's budget configurations
 // (Du et al. Section 6.2: A1–A4 and C1–C4).
-var msNamedServices = map[string]string{
+var namedServices = map[string]string{
 	"A1": "duchi:0.1,laplace:0.2,pm:0.3,sw:0.4",
 	"A2": "duchi:0.2,laplace:0.4,pm:0.1,sw:0.3",
 	"A3": "duchi:0.3,laplace:0.1,pm:0.4,sw:0.2",
@@ -84,16 +84,16 @@ var msNamedServices = map[string]string{
 	"C":  "C1|C2|C3|C4",
 }
 
-// msAliases are the paper's mechanism names.
-var msAliases = map[string]string{"sr": "duchi", "lap": "laplace"}
+// serviceAliases are the paper's mechanism names.
+var serviceAliases = map[string]string{"sr": "duchi", "lap": "laplace"}
 
-// msParams declares the parameters above; the runner checks types and
+// kindParams declares the parameters above; the runner checks types and
 // bounds, parseMSConfig what depends on the cell (the services, config
 // against the alternatives, groups against the services).
-var msParams = experiment.ParamSet{
+var kindParams = experiment.ParamSet{
 	experiment.StringParam("services", `the services: "mech" or "mech:ε" entries separated by commas, "|" between alternatives, or a named configuration (A1–A4, C1–C4, A, C); required`),
-	experiment.IntParam("config", 1, msMaxServices, "with alternatives in services: the 1-based number of the one to use"),
-	experiment.IntParam("m", 1, msMaxServices, "cycle the services list to m services (default its length)"),
+	experiment.IntParam("config", 1, maxServices, "with alternatives in services: the 1-based number of the one to use"),
+	experiment.IntParam("m", 1, maxServices, "cycle the services list to m services (default its length)"),
 	experiment.StringParam("groups", `user groups reporting to subsets of the services: "fig8" or "1+2,1+3,..." (default: every user reports to every service)`),
 	experiment.StringParam("group", `with groups: "all" (default) or the 1-based group whose users are scored`),
 	experiment.IntParam("h", 2, 1<<16, "input buckets of UWA's posterior (default 100)"),
@@ -111,19 +111,19 @@ var msParams = experiment.ParamSet{
 	experiment.FloatParam("v", -1, 1, "the input of metric variance (Fig. 3)"),
 }
 
-// msMaxServices bounds m and config.
-const msMaxServices = 4096
+// maxServices bounds m and config.
+const maxServices = 4096
 
-// msService is one service of a cell: its registry name and budget.
-type msService struct {
+// serviceSpec is one service of a cell: its registry name and budget.
+type serviceSpec struct {
 	name  string // registry name
 	label string // as written (an alias stays an alias)
 	eps   float64
 }
 
-// msConfig is a cell's parsed parameters.
-type msConfig struct {
-	services []msService
+// cellConfig is a cell's parsed parameters.
+type cellConfig struct {
+	services []serviceSpec
 	mechs    []mechanisms.Mechanism
 	// groups is nil when every user reports to every service.
 	groups     []estimators.UserGroup
@@ -136,34 +136,34 @@ type msConfig struct {
 	v          float64 // NaN if not given
 }
 
-func msParamError(key, format string, args ...any) error {
-	return msParams.Errorf(key, format, args...)
+func paramError(key, format string, args ...any) error {
+	return kindParams.Errorf(key, format, args...)
 }
 
 // parseMSConfig parses and checks a cell's parameters and builds its
 // mechanisms.
-func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
+func parseMSConfig(c *experiment.CellSpec) (*cellConfig, error) {
 	p := c.Params
-	cfg := &msConfig{group: -1, bins: p.Int("bins", estimators.DefaultBins), v: p.Float("v", math.NaN())}
+	cfg := &cellConfig{group: -1, bins: p.Int("bins", estimators.DefaultBins), v: p.Float("v", math.NaN())}
 
 	// Services.
 	spec, ok := p.Lookup("services")
 	if !ok || spec == "" {
-		return nil, msParamError("services", "is required: the services as \"duchi,laplace,pm,sw\", \"duchi:0.1,pm:0.2\" or a named configuration (%s)", strings.Join(msNamedList(), ", "))
+		return nil, paramError("services", "is required: the services as \"duchi,laplace,pm,sw\", \"duchi:0.1,pm:0.2\" or a named configuration (%s)", strings.Join(namedList(), ", "))
 	}
-	if named, ok := msNamedServices[spec]; ok {
+	if named, ok := namedServices[spec]; ok {
 		spec = named
 	}
 	alts := strings.Split(spec, "|")
 	if k := p.Int("config", 0); k > len(alts) {
-		return nil, msParamError("config", "%d: want an integer in [1, %d] (the alternatives of params.services)", k, len(alts))
+		return nil, paramError("config", "%d: want an integer in [1, %d] (the alternatives of params.services)", k, len(alts))
 	} else if k > 0 {
 		spec = alts[k-1]
 	} else if len(alts) > 1 {
-		return nil, msParamError("services", "%q lists %d alternatives: choose one with params.config", p.String("services", ""), len(alts))
+		return nil, paramError("services", "%q lists %d alternatives: choose one with params.config", p.String("services", ""), len(alts))
 	}
 	spec = strings.TrimSpace(spec)
-	if named, ok := msNamedServices[spec]; ok {
+	if named, ok := namedServices[spec]; ok {
 		spec = named
 	}
 	explicit := 0
@@ -171,17 +171,17 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 		e = strings.TrimSpace(e)
 		name, budget, hasBudget := strings.Cut(e, ":")
 		name = strings.TrimSpace(name)
-		s := msService{label: name, name: name, eps: c.Eps}
-		if a, ok := msAliases[name]; ok {
+		s := serviceSpec{label: name, name: name, eps: c.Eps}
+		if a, ok := serviceAliases[name]; ok {
 			s.name = a
 		}
 		if _, ok := mechanisms.Lookup(s.name); !ok {
-			return nil, msParamError("services", "entry %d %q: unknown mechanism %q (valid: %s; aliases sr, lap; named configurations %s)", i+1, e, name, strings.Join(mechanisms.Names(), ", "), strings.Join(msNamedList(), ", "))
+			return nil, paramError("services", "entry %d %q: unknown mechanism %q (valid: %s; aliases sr, lap; named configurations %s)", i+1, e, name, strings.Join(mechanisms.Names(), ", "), strings.Join(namedList(), ", "))
 		}
 		if hasBudget {
 			eps, err := strconv.ParseFloat(strings.TrimSpace(budget), 64)
 			if err != nil || math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0 {
-				return nil, msParamError("services", "entry %d %q: the budget must be finite and > 0", i+1, e)
+				return nil, paramError("services", "entry %d %q: the budget must be finite and > 0", i+1, e)
 			}
 			s.eps = eps
 			explicit++
@@ -190,7 +190,7 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 	}
 	if m := p.Int("m", 0); m > 0 {
 		base := cfg.services
-		cfg.services = make([]msService, m)
+		cfg.services = make([]serviceSpec, m)
 		for j := range cfg.services {
 			cfg.services[j] = base[j%len(base)]
 		}
@@ -207,9 +207,9 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 	for _, s := range cfg.services {
 		m, err := mechanisms.New(s.name, s.eps)
 		if err != nil {
-			return nil, msParamError("services", "%v", err)
+			return nil, paramError("services", "%v", err)
 		}
-		// Every method de-biases every service's reports (msNeeds).
+		// Every method de-biases every service's reports (methodNeeds).
 		if err := mechanisms.Need(m, mechanisms.CapVariance); err != nil {
 			return nil, fmt.Errorf("%w (params.services: %s)", &experiment.NeedsError{Kind: Kind{}.Name(), Method: c.Method, Err: err}, s.label)
 		}
@@ -226,17 +226,17 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 		cfg.groups = splitMSGroups(c.N, subsets)
 		for gi, gr := range cfg.groups {
 			if gr.Hi == gr.Lo {
-				return nil, msParamError("groups", "group %d (%s) has no user at n = %d", gi+1, names[gi], c.N)
+				return nil, paramError("groups", "group %d (%s) has no user at n = %d", gi+1, names[gi], c.N)
 			}
 		}
 	}
 	if g, ok := p.Lookup("group"); ok && g != "all" {
 		if cfg.groups == nil {
-			return nil, msParamError("group", "%q needs params.groups", g)
+			return nil, paramError("group", "%q needs params.groups", g)
 		}
 		n, err := strconv.Atoi(g)
 		if err != nil || n < 1 || n > len(cfg.groups) {
-			return nil, msParamError("group", "%q: want \"all\" or a group number in [1, %d]", g, len(cfg.groups))
+			return nil, paramError("group", "%q: want \"all\" or a group number in [1, %d]", g, len(cfg.groups))
 		}
 		cfg.group = n - 1
 	}
@@ -255,7 +255,7 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 	cfg.em.Workers = cfg.threads
 	if a, ok := p.Lookup("accel"); ok {
 		if cfg.em.Stop != estimators.StopConverged {
-			return nil, msParamError("accel", "%q needs params.stop = %q: the authors' rule stops at a point of the plain EM path, which an accelerated EM does not follow", a, estimators.StopConverged)
+			return nil, paramError("accel", "%q needs params.stop = %q: the authors' rule stops at a point of the plain EM path, which an accelerated EM does not follow", a, estimators.StopConverged)
 		}
 		cfg.em.Accel = estimators.Accel(a)
 	}
@@ -265,14 +265,14 @@ func parseMSConfig(c *experiment.CellSpec) (*msConfig, error) {
 // roundBudget prints a sum of decimal budgets without the binary noise.
 func roundBudget(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
 
-func msNamedList() []string { return slices.Sorted(maps.Keys(msNamedServices)) }
+func namedList() []string { return slices.Sorted(maps.Keys(namedServices)) }
 
 // parseMSGroups parses params.groups into the 0-based service subsets of
 // the groups and their names.
 func parseMSGroups(s string, m int) ([][]int, []string, error) {
 	if s == "fig8" {
 		if m != 4 {
-			return nil, nil, msParamError("groups", "\"fig8\" is the paper's G1–G11 over 4 services; the cell has %d", m)
+			return nil, nil, paramError("groups", "\"fig8\" is the paper's G1–G11 over 4 services; the cell has %d", m)
 		}
 		s = "1+2,1+3,1+4,2+3,2+4,3+4,1+2+3,1+2+4,1+3+4,2+3+4,1+2+3+4"
 	}
@@ -284,10 +284,10 @@ func parseMSGroups(s string, m int) ([][]int, []string, error) {
 		for _, f := range strings.Split(g, "+") {
 			j, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || j < 1 || j > m {
-				return nil, nil, msParamError("groups", "group %d %q: %q is not a service number in [1, %d]", gi+1, g, f, m)
+				return nil, nil, paramError("groups", "group %d %q: %q is not a service number in [1, %d]", gi+1, g, f, m)
 			}
 			if slices.Contains(set, j-1) {
-				return nil, nil, msParamError("groups", "group %d %q names service %d twice", gi+1, g, j)
+				return nil, nil, paramError("groups", "group %d %q names service %d twice", gi+1, g, j)
 			}
 			set = append(set, j-1)
 		}
@@ -319,7 +319,7 @@ func splitMSGroups(n int, subsets [][]int) []estimators.UserGroup {
 // method name ("single-<ref>", "ems-<ref>"): a 1-based number, or a
 // mechanism name (registry name or the paper's alias), meaning the first
 // service that runs it.
-func (cfg *msConfig) resolveService(method, ref string) (int, error) {
+func (cfg *cellConfig) resolveService(method, ref string) (int, error) {
 	if k, err := strconv.Atoi(ref); err == nil {
 		if k < 1 || k > len(cfg.services) {
 			return 0, fmt.Errorf("method %s: service %d out of range [1, %d]", method, k, len(cfg.services))
@@ -327,7 +327,7 @@ func (cfg *msConfig) resolveService(method, ref string) (int, error) {
 		return k - 1, nil
 	}
 	name := ref
-	if a, ok := msAliases[ref]; ok {
+	if a, ok := serviceAliases[ref]; ok {
 		name = a
 	}
 	for j, s := range cfg.services {
@@ -338,7 +338,7 @@ func (cfg *msConfig) resolveService(method, ref string) (int, error) {
 	return 0, fmt.Errorf("method %s: no service runs %q (services: %s)", method, ref, cfg.describeServices())
 }
 
-func (cfg *msConfig) describeServices() string {
+func (cfg *cellConfig) describeServices() string {
 	parts := make([]string, len(cfg.services))
 	for j, s := range cfg.services {
 		parts[j] = fmt.Sprintf("%d=%s:%v", j+1, s.label, s.eps)

@@ -62,7 +62,7 @@ func legendLabel(method string) (string, bool) {
 		if ref[0] >= '0' && ref[0] <= '9' {
 			return "service " + ref + p.suffix, true
 		}
-		if a, ok := msAliases[ref]; ok {
+		if a, ok := serviceAliases[ref]; ok {
 			ref = a
 		}
 		if ref == "duchi" {

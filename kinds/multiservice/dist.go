@@ -10,14 +10,14 @@ import (
 	"github.com/ldpbench/ldpbench/metrics"
 )
 
-// msEMEstimator is what kind multiservice asks of a distribution
+// emEstimator is what kind multiservice asks of a distribution
 // estimator: from the linked raw reports of the active services
 // (reports[t][i], NaN = not reported), the histogram over the cell's bins
 // equal bins of [-1, 1] (summing to 1), and the EM run's description
 // (iterations, stop reason). The transition matrices are built once per
 // cell, outside the timed call (Table 1 times "bucket vector deduplication
 // plus EMS").
-type msEMEstimator func(ctx context.Context, reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
+type emEstimator func(ctx context.Context, reports [][]float64) (hist []float64, info estimators.EMInfo, err error)
 
 // newMSEMEstimator binds a distribution method to the estimators of
 // package estimators (ULE and EMS, Du et al. Section 5): ule over every
@@ -25,7 +25,7 @@ type msEMEstimator func(ctx context.Context, reports [][]float64) (hist []float6
 // service alone, keeping the estimate nearest truth. local maps a service
 // to its index among the active services. Every EM run watches the context
 // it is called with, so it stops when the run is cancelled.
-func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msEMEstimator, error) {
+func newMSEMEstimator(m methodSpec, local func(int) int, mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (emEstimator, error) {
 	switch m.name {
 	case "ule":
 		svcs, err := estimators.NewServices(mechs, bins)
@@ -58,7 +58,7 @@ func newMSEMEstimator(m msMethod, local func(int) int, mechs []mechanisms.Mechan
 // The choice is by js-div, hence also by js-dist (its root); kl,
 // em_iterations and the stop metrics are the chosen run's, so a row's
 // metrics describe one estimate. Ties go to the lowest service index.
-func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (msEMEstimator, error) {
+func newMSEMSBest(mechs []mechanisms.Mechanism, bins int, em estimators.EMOptions, truth []float64) (emEstimator, error) {
 	if truth == nil {
 		return nil, fmt.Errorf("method ems-best chooses by the truth: no truth histogram given")
 	}

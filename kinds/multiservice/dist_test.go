@@ -23,15 +23,15 @@ import (
 // metrics, the EM log-likelihood through the kind's parameters, and the
 // shipped distribution specs.
 
-// msDistRun prepares a distribution cell of kind multiservice.
-func msDistRun(t *testing.T, method string, eps float64, n int, params map[string]string) *msRun {
+// distRun prepares a distribution cell of kind multiservice.
+func distRun(t *testing.T, method string, eps float64, n int, params map[string]string) *cellRun {
 	t.Helper()
-	cs := msCellSpec(t, method, eps, n, params, "js-div", "js-dist", "kl", "em_iterations")
+	cs := cellSpec(t, method, eps, n, params, "js-div", "js-dist", "kl", "em_iterations")
 	run, err := Kind{}.Prepare(context.Background(), cs)
 	if err != nil {
 		t.Fatalf("%s %v: %v", method, params, err)
 	}
-	return run.(*msRun)
+	return run.(*cellRun)
 }
 
 // Every distribution estimate is a probability vector over the cell's bins
@@ -88,7 +88,7 @@ func TestMSDistHistogramsAreProbabilityVectors(t *testing.T) {
 			t.Logf("%s: skipped under -short (make test runs it)", name)
 			continue
 		}
-		r := msDistRun(t, c.method, c.eps, 2000, c.params)
+		r := distRun(t, c.method, c.eps, 2000, c.params)
 		bins := r.cell.cfg.bins
 		sc := r.scratch()
 		if err := r.draw(sc.reports, rand.New(rand.NewPCG(7, 7))); err != nil {
@@ -156,7 +156,7 @@ func TestMSDistLogLikelihoodMonotone(t *testing.T) {
 		}
 		for _, stop := range []string{"authors", "converged"} {
 			params := map[string]string{"services": "sr,pm,sw", "bins": "64", "smooth": "false", "stop": stop}
-			r := msDistRun(t, method, 0.5, 3000, params)
+			r := distRun(t, method, 0.5, 3000, params)
 			sc := r.scratch()
 			if err := r.draw(sc.reports, rand.New(rand.NewPCG(11, uint64(len(method))))); err != nil {
 				t.Fatal(err)
@@ -234,8 +234,8 @@ func TestMSDistDeterministic(t *testing.T) {
 	}
 }
 
-// msDistSpecs are the shipped distribution specs of kind multiservice.
-var msDistSpecs = []string{
+// distSpecs are the shipped distribution specs of kind multiservice.
+var distSpecs = []string{
 	"multiservice-fig4-dist", "multiservice-fig5-dist", "multiservice-fig6b",
 	"multiservice-fig7b", "multiservice-fig7d", "multiservice-fig8d", "multiservice-table1-ule",
 }
@@ -284,7 +284,7 @@ func TestShippedMultiserviceDistSpecs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the shipped specs")
 	}
-	for _, name := range msDistSpecs {
+	for _, name := range distSpecs {
 		spec, err := harness.LoadSpec(filepath.Join("..", "..", "runs", name+".toml"))
 		if err != nil {
 			t.Fatal(err)

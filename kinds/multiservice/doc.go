@@ -12,7 +12,7 @@
 //	                       into d groups (runs/multiservice-fig6c/d.toml)
 //
 // The services, their budgets, the user groups and the estimators' settings
-// are the cell's params (config.go, msParams); the methods name the
+// are the cell's params (config.go, kindParams); the methods name the
 // collector's estimator (kind.go). Both kinds pair their methods
 // (experiment.TrialKeyer, pairing.go): every method of a cell estimates from
 // bit-identical reports in trial t. The per-paper detail is in

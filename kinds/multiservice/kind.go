@@ -36,7 +36,7 @@ import (
 // change the reports (services, config, m, groups, group), not from the
 // method nor from estimator-only parameters (bins, h, out_buckets,
 // pm_lookup, laplace_clamp, threads, smooth, stop, ll_tol, max_iter,
-// theta_tol, v; msParamRoles). So every method and estimator setting of a
+// theta_tol, v; paramRoles). So every method and estimator setting of a
 // cell sees bit-identical reports in trial t, and a difference between
 // two methods in one trial is the estimators' alone (a paired difference,
 // whose variance is far below the sum of two unpaired ones). The draw is
@@ -80,69 +80,69 @@ import (
 // variance, the closed form of Fig. 3 (single-<s>, raw-<s>; trials = 1).
 type Kind struct{}
 
-var msMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds", "variance"}
+var kindMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter", "aggregation_seconds", "variance"}
 
 // Name implements experiment.Kind.
 func (Kind) Name() string { return "multiservice" }
 
 // Metrics implements experiment.Kind.
-func (Kind) Metrics() []string { return msMetrics }
+func (Kind) Metrics() []string { return kindMetrics }
 
 // Params implements experiment.Kind (config.go).
-func (Kind) Params() experiment.ParamSet { return msParams }
+func (Kind) Params() experiment.ParamSet { return kindParams }
 
-// msMethodClass is what a method estimates.
-type msMethodClass int
+// methodClass is what a method estimates.
+type methodClass int
 
 const (
-	msMean msMethodClass = iota
-	msDist
-	msRaw // raw-<s>: variance only
+	classMean methodClass = iota
+	classDist
+	classRaw // raw-<s>: variance only
 )
 
-// msMethod is a parsed method name.
-type msMethod struct {
-	class   msMethodClass
+// methodSpec is a parsed method name.
+type methodSpec struct {
+	class   methodClass
 	name    string // ua, uwa, uwa-oracle, single, single-best, ule, ems, ems-best, raw
 	service int    // for single, ems, raw: the 0-based service
 }
 
 // parseMSMethod parses a method against the cell's services.
-func parseMSMethod(method string, cfg *msConfig) (msMethod, error) {
+func parseMSMethod(method string, cfg *cellConfig) (methodSpec, error) {
 	switch method {
 	case "ua", "uwa", "uwa-oracle", "single-best":
-		return msMethod{class: msMean, name: method, service: -1}, nil
+		return methodSpec{class: classMean, name: method, service: -1}, nil
 	case "ule", "ems-best":
-		return msMethod{class: msDist, name: method, service: -1}, nil
+		return methodSpec{class: classDist, name: method, service: -1}, nil
 	}
 	for _, p := range []struct {
 		prefix, name string
-		class        msMethodClass
-	}{{"single-", "single", msMean}, {"ems-", "ems", msDist}, {"raw-", "raw", msRaw}} {
+		class        methodClass
+	}{{"single-", "single", classMean}, {"ems-", "ems", classDist}, {"raw-", "raw", classRaw}} {
 		if ref, ok := strings.CutPrefix(method, p.prefix); ok {
 			j, err := cfg.resolveService(method, ref)
 			if err != nil {
-				return msMethod{}, err
+				return methodSpec{}, err
 			}
-			return msMethod{class: p.class, name: p.name, service: j}, nil
+			return methodSpec{class: p.class, name: p.name, service: j}, nil
 		}
 	}
-	return msMethod{}, fmt.Errorf("unknown method %q of kind multiservice (valid: ua, uwa, uwa-oracle, single-<s>, single-best, ule, ems-<s>, ems-best, raw-<s>; <s> a service number or mechanism name)", method)
+	return methodSpec{}, fmt.Errorf("unknown method %q of kind multiservice (valid: ua, uwa, uwa-oracle, single-<s>, single-best, ule, ems-<s>, ems-best, raw-<s>; <s> a service number or mechanism name)", method)
 }
 
-// msMetricClass says which methods a metric is defined for.
-func msMetricAllowed(metric string, m msMethod) error {
+// metricClass says which methods a metric is defined for.
+func metricAllowed(metric string, m methodSpec) error {
 	switch metric {
 	case "mse", "abs":
-		if m.class != msMean {
+		if m.class != classMean {
 			return fmt.Errorf("metric %s is the error of a mean; method %s estimates %s", metric, methodLabel(m), m.class)
 		}
 	case "js-div", "js-dist", "kl", "em_iterations", "em_stop_ll", "em_stop_max_iter":
-		if m.class != msDist {
+		if m.class != classDist {
 			return fmt.Errorf("metric %s is for the distribution methods (ule, ems-<s>, ems-best); method %s estimates %s", metric, methodLabel(m), m.class)
 		}
 	case "aggregation_seconds":
-		if m.class == msRaw {
+		if m.class == classRaw {
 			return fmt.Errorf("metric %s: method raw-<s> is not an estimator (metric variance only)", metric)
 		}
 	case "variance":
@@ -153,27 +153,27 @@ func msMetricAllowed(metric string, m msMethod) error {
 	return nil
 }
 
-func (c msMethodClass) String() string {
+func (c methodClass) String() string {
 	switch c {
-	case msMean:
+	case classMean:
 		return "the mean"
-	case msDist:
+	case classDist:
 		return "the distribution"
 	}
 	return "nothing (a closed form)"
 }
 
-func methodLabel(m msMethod) string {
+func methodLabel(m methodSpec) string {
 	if m.service >= 0 {
 		return fmt.Sprintf("%s-%d", m.name, m.service+1)
 	}
 	return m.name
 }
 
-// msCell is a cell's parsed and checked configuration.
-type msCell struct {
-	cfg    *msConfig
-	method msMethod
+// preparedCell is a cell's parsed and checked configuration.
+type preparedCell struct {
+	cfg    *cellConfig
+	method methodSpec
 	// active lists the services whose reports the trial draws, in order:
 	// all of them, or the scored group's.
 	active []int
@@ -194,7 +194,7 @@ func (Kind) Check(c *experiment.CellSpec) error {
 	return err
 }
 
-func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
+func checkMSCell(c *experiment.CellSpec) (*preparedCell, error) {
 	if d := c.Dataset.Dim(); d > 1 {
 		return nil, fmt.Errorf("dataset %s has %d attributes per row; kind multiservice takes one", c.Dataset.Name, d)
 	}
@@ -207,11 +207,11 @@ func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
 		return nil, err
 	}
 	for _, metric := range c.Metrics {
-		if err := msMetricAllowed(metric, m); err != nil {
+		if err := metricAllowed(metric, m); err != nil {
 			return nil, err
 		}
 	}
-	cell := &msCell{cfg: cfg, method: m, lo: 0, hi: c.N}
+	cell := &preparedCell{cfg: cfg, method: m, lo: 0, hi: c.N}
 	for _, metric := range c.Metrics {
 		if metric != "variance" {
 			cell.sample = true
@@ -234,9 +234,9 @@ func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
 	if m.service >= 0 && !slices.Contains(cell.active, m.service) {
 		return nil, fmt.Errorf("method %s: service %d does not serve group %d (%s)", c.Method, m.service+1, cfg.group+1, cfg.groupNames[cfg.group])
 	}
-	// What the method needs of its services' mechanisms (msNeeds), checked
+	// What the method needs of its services' mechanisms (methodNeeds), checked
 	// without building the estimators' tables.
-	need := experiment.NeedsFor(msNeeds, msNeedsKey(m), "")
+	need := experiment.NeedsFor(methodNeeds, needsKey(m), "")
 	js := cell.active
 	if m.service >= 0 {
 		js = []int{m.service}
@@ -249,14 +249,14 @@ func checkMSCell(c *experiment.CellSpec) (*msCell, error) {
 	return cell, nil
 }
 
-// msNeeds is what each method needs of the mechanism of every service it
+// methodNeeds is what each method needs of the mechanism of every service it
 // uses: every method an unbiased report with a variance (the services are
 // de-biased; parseMSConfig checks it of every service); UWA's posterior a
 // discrete law or a density (estimators.PosteriorNeeds: Laplace, and any
 // unbounded mechanism with a density, by its window likelihood); ULE and
 // EMS a bounded output with bucket probabilities (estimators.ServiceNeeds:
 // Laplace is excluded, Du et al. §6.1.1).
-var msNeeds = func() []experiment.MethodNeeds {
+var methodNeeds = func() []experiment.MethodNeeds {
 	v := mechanisms.Needs{All: []mechanisms.Capability{mechanisms.CapVariance}}
 	em := mechanisms.Needs{All: append([]mechanisms.Capability{mechanisms.CapVariance}, estimators.ServiceNeeds.All...)}
 	return []experiment.MethodNeeds{
@@ -272,8 +272,8 @@ var msNeeds = func() []experiment.MethodNeeds {
 	}
 }()
 
-// msNeedsKey is the method's entry in msNeeds.
-func msNeedsKey(m msMethod) string {
+// needsKey is the method's entry in methodNeeds.
+func needsKey(m methodSpec) string {
 	if m.service >= 0 {
 		return m.name + "-<s>"
 	}
@@ -281,7 +281,7 @@ func msNeedsKey(m msMethod) string {
 }
 
 // MechanismNeeds implements experiment.MechanismTaker.
-func (Kind) MechanismNeeds() []experiment.MethodNeeds { return msNeeds }
+func (Kind) MechanismNeeds() []experiment.MethodNeeds { return methodNeeds }
 
 // Prepare implements experiment.Kind. The cell's EM runs watch the
 // context their Trial is given: they return an error wrapping ctx.Err()
@@ -292,7 +292,7 @@ func (Kind) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellR
 		return nil, err
 	}
 	cfg := cell.cfg
-	r := &msRun{cell: cell, metrics: c.Metrics, theory: map[string]float64{}}
+	r := &cellRun{cell: cell, metrics: c.Metrics, theory: map[string]float64{}}
 	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
 	for t, j := range cell.active {
 		r.mechs[t] = cfg.mechs[j]
@@ -349,9 +349,9 @@ func (Kind) Prepare(_ context.Context, c *experiment.CellSpec) (experiment.CellR
 	return r, nil
 }
 
-// msRun runs the trials of one cell.
-type msRun struct {
-	cell    *msCell
+// cellRun runs the trials of one cell.
+type cellRun struct {
+	cell    *preparedCell
 	metrics []string
 	mechs   []mechanisms.Mechanism // the active services
 	inputs  [][]float64            // per active service, on its domain
@@ -364,20 +364,20 @@ type msRun struct {
 	theory    map[string]float64
 
 	meanEst func(reports [][]float64) (float64, error)
-	distEst msEMEstimator
+	distEst emEstimator
 
-	pool sync.Pool // *msScratch
+	pool sync.Pool // *workerScratch
 }
 
-// msScratch is one worker's report buffers (m × n).
-type msScratch struct{ reports [][]float64 }
+// workerScratch is one worker's report buffers (m × n).
+type workerScratch struct{ reports [][]float64 }
 
 // prepareMethod builds the cell's estimator and its theory.
-func (r *msRun) prepareMethod(em estimators.EMOptions) error {
+func (r *cellRun) prepareMethod(em estimators.EMOptions) error {
 	cell, cfg := r.cell, r.cell.cfg
 	m := cell.method
 	local := func(j int) int { return slices.Index(cell.active, j) } // service → active index
-	if m.class == msMean {
+	if m.class == classMean {
 		r.truth = estimators.TrueMean(r.xs)
 		switch m.name {
 		case "ua":
@@ -429,7 +429,7 @@ func (r *msRun) prepareMethod(em estimators.EMOptions) error {
 		}
 		return nil
 	}
-	if m.class == msDist {
+	if m.class == classDist {
 		h := make([]float64, cfg.bins)
 		metrics.Histogram(r.xs, -1, 1, cfg.bins, h)
 		for k := range h {
@@ -445,11 +445,11 @@ func (r *msRun) prepareMethod(em estimators.EMOptions) error {
 	return nil
 }
 
-func (r *msRun) scratch() *msScratch {
-	if s, ok := r.pool.Get().(*msScratch); ok {
+func (r *cellRun) scratch() *workerScratch {
+	if s, ok := r.pool.Get().(*workerScratch); ok {
 		return s
 	}
-	s := &msScratch{reports: make([][]float64, len(r.mechs))}
+	s := &workerScratch{reports: make([][]float64, len(r.mechs))}
 	for t := range s.reports {
 		s.reports[t] = make([]float64, r.n)
 	}
@@ -459,7 +459,7 @@ func (r *msRun) scratch() *msScratch {
 // draw fills reports with one report of every scored user at every active
 // service: service by service, users in order (a service's groups in
 // order), NaN where a user does not report.
-func (r *msRun) draw(reports [][]float64, rng *rand.Rand) error {
+func (r *cellRun) draw(reports [][]float64, rng *rand.Rand) error {
 	for t, m := range r.mechs {
 		dst, in := reports[t], r.inputs[t]
 		if r.groups == nil {
@@ -484,7 +484,7 @@ func (r *msRun) draw(reports [][]float64, rng *rand.Rand) error {
 }
 
 // Trial implements experiment.CellRun.
-func (r *msRun) Trial(ctx context.Context, _ int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
+func (r *cellRun) Trial(ctx context.Context, _ int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	if !r.cell.sample {
 		for _, metric := range r.metrics {
 			out = append(out, experiment.Measurement{Metric: metric, Value: r.theory[metric]})
@@ -543,7 +543,7 @@ func (r *msRun) Trial(ctx context.Context, _ int, rng *rand.Rand, out []experime
 }
 
 // Theory implements experiment.CellRun.
-func (r *msRun) Theory(metric string) (float64, bool) {
+func (r *cellRun) Theory(metric string) (float64, bool) {
 	v, ok := r.theory[metric]
 	return v, ok
 }
@@ -562,24 +562,24 @@ func indicator(b bool) float64 {
 // bins × bins transition table per service; a trial holds its m × n reports
 // and, in EM, about as much again (ULE's deduplicated report vectors).
 func (Kind) CellBytes(c *experiment.CellSpec) (prepared, perTrial int64) {
-	m, bins := msSize(c)
-	return msBytes(m, c.N, bins, c.Method)
+	m, bins := cellSize(c)
+	return reportBytes(m, c.N, bins, c.Method)
 }
 
-// msSize returns a cell's number of services and bins without building
+// cellSize returns a cell's number of services and bins without building
 // its mechanisms (1 and the default when the parameters do not parse:
 // Check reports those).
-func msSize(c *experiment.CellSpec) (m, bins int) {
+func cellSize(c *experiment.CellSpec) (m, bins int) {
 	m, bins = 1, c.Params.Int("bins", estimators.DefaultBins)
 	if k := c.Params.Int("m", 0); k > 0 {
 		return k, bins
 	}
 	spec := c.Params.String("services", "")
-	if named, ok := msNamedServices[spec]; ok {
+	if named, ok := namedServices[spec]; ok {
 		spec = named
 	}
 	for _, alt := range strings.Split(spec, "|") {
-		if named, ok := msNamedServices[strings.TrimSpace(alt)]; ok {
+		if named, ok := namedServices[strings.TrimSpace(alt)]; ok {
 			alt = named
 		}
 		m = max(m, len(strings.Split(alt, ",")))
@@ -587,7 +587,7 @@ func msSize(c *experiment.CellSpec) (m, bins int) {
 	return m, bins
 }
 
-func msBytes(m, n, bins int, method string) (prepared, perTrial int64) {
+func reportBytes(m, n, bins int, method string) (prepared, perTrial int64) {
 	values := 8 * int64(m) * int64(n)
 	prepared, perTrial = values, values
 	if method == "ule" || strings.HasPrefix(method, "ems-") {

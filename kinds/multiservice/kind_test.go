@@ -20,8 +20,8 @@ import (
 	"github.com/ldpbench/ldpbench/results"
 )
 
-// msCellSpec returns a multiservice cell over a Beta(2,5) sample.
-func msCellSpec(t *testing.T, method string, eps float64, n int, params map[string]string, metrics ...string) *experiment.CellSpec {
+// cellSpec returns a multiservice cell over a Beta(2,5) sample.
+func cellSpec(t *testing.T, method string, eps float64, n int, params map[string]string, metrics ...string) *experiment.CellSpec {
 	t.Helper()
 	ds, err := datasets.Spec{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}.Build(max(n, 10), rand.New(rand.NewPCG(4, 4)))
 	if err != nil {
@@ -30,7 +30,7 @@ func msCellSpec(t *testing.T, method string, eps float64, n int, params map[stri
 	if len(metrics) == 0 {
 		metrics = []string{"mse"}
 	}
-	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: n, Params: msParams.MustParse(params), Metrics: metrics}
+	return &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: method, Eps: eps, N: n, Params: kindParams.MustParse(params), Metrics: metrics}
 }
 
 // Every bad cell is refused by Check, with an error that names what is
@@ -115,7 +115,7 @@ func TestMultiserviceCheck(t *testing.T) {
 		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "-1"), []string{"js-div"}, "params.theta_tol"},
 		{"ule", 0.1, with("services", "sr,pm", "theta_tol", "inf"), []string{"js-div"}, "params.theta_tol"},
 	} {
-		err := checkRaw(k, msCellSpec(t, c.method, c.eps, 100, nil, c.metrics...), c.params)
+		err := checkRaw(k, cellSpec(t, c.method, c.eps, 100, nil, c.metrics...), c.params)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s %v: %v", c.method, c.params, err)
@@ -131,12 +131,12 @@ func TestMultiserviceCheck(t *testing.T) {
 // cell scores the group's users from its services only.
 func TestMultiserviceDraw(t *testing.T) {
 	params := map[string]string{"services": "sr,lap,pm,sw", "groups": "1+2,2+3+4,1+4", "group": "all"}
-	c := msCellSpec(t, "ua", 0.5, 10, params)
+	c := cellSpec(t, "ua", 0.5, 10, params)
 	run, err := Kind{}.Prepare(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := run.(*msRun)
+	r := run.(*cellRun)
 	sc := r.scratch()
 	if err := r.draw(sc.reports, rand.New(rand.NewPCG(1, 2))); err != nil {
 		t.Fatal(err)
@@ -167,11 +167,11 @@ func TestMultiserviceDraw(t *testing.T) {
 	}
 	// Group 2 alone: 3 services, users 4..6, truth their mean.
 	params["group"] = "2"
-	run, err = Kind{}.Prepare(context.Background(), msCellSpec(t, "ua", 0.5, 10, params))
+	run, err = Kind{}.Prepare(context.Background(), cellSpec(t, "ua", 0.5, 10, params))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := run.(*msRun)
+	g := run.(*cellRun)
 	if len(g.mechs) != 3 || g.mechs[0].Name() != "laplace" || g.n != 3 {
 		t.Errorf("group 2: services %v, n %d; want laplace, pm, sw over 3 users", g.mechs, g.n)
 	}
@@ -191,7 +191,7 @@ func TestMultiserviceVariance(t *testing.T) {
 		{"single-sw", 4 * sw.Variance(0.75)},
 		{"raw-sw", 4 * sw.RawVariance(0.75)},
 	} {
-		cs := msCellSpec(t, c.method, 1, 1, map[string]string{"services": "sr,sw", "v": "0.5"}, "variance")
+		cs := cellSpec(t, c.method, 1, 1, map[string]string{"services": "sr,sw", "v": "0.5"}, "variance")
 		run, err := Kind{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatal(err)
@@ -211,7 +211,7 @@ func TestMultiserviceVariance(t *testing.T) {
 // (0, ln 2], its square root, and a positive iteration count.
 func TestMultiserviceDistribution(t *testing.T) {
 	for _, method := range []string{"ule", "ems-sw"} {
-		cs := msCellSpec(t, method, 1, 3000, map[string]string{"services": "sr,pm,sw", "bins": "32"}, "js-div", "js-dist", "em_iterations")
+		cs := cellSpec(t, method, 1, 3000, map[string]string{"services": "sr,pm,sw", "bins": "32"}, "js-div", "js-dist", "em_iterations")
 		run, err := Kind{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatal(err)
@@ -334,7 +334,7 @@ func TestCellBytes(t *testing.T) {
 		{"ua", map[string]string{"services": "sr,pm", "m": "16"}, 10, 16 * 80, 16 * 80},
 		{"ule", map[string]string{"services": "sr,pm,sw", "bins": "64"}, 1000, 3*8000 + 3*64*64*8, 2 * 3 * 8000},
 	} {
-		c := msCellSpec(t, tc.method, 0.5, tc.n, tc.params)
+		c := cellSpec(t, tc.method, 0.5, tc.n, tc.params)
 		if p, tr := (Kind{}).CellBytes(c); p != tc.prep || tr != tc.trial {
 			t.Errorf("%s %v: %d, %d bytes; want %d, %d", tc.method, tc.params, p, tr, tc.prep, tc.trial)
 		}

@@ -50,7 +50,7 @@ var mdMetrics = []string{"mse", "abs", "js-div", "js-dist", "kl", "em_iterations
 
 // mdParams are kind multiservice's but those without meaning here (every
 // user of attribute j's group reports to every service), plus d.
-var mdParams = append(msParams.Without("groups", "group", "v"),
+var mdParams = append(kindParams.Without("groups", "group", "v"),
 	experiment.IntParam("d", 1, 1<<20, "the dimensionality: the users are split into d groups, group j reporting attribute j; required"))
 
 // Name implements experiment.Kind.
@@ -62,8 +62,8 @@ func (MD) Metrics() []string { return mdMetrics }
 // Params implements experiment.Kind.
 func (MD) Params() experiment.ParamSet { return mdParams }
 
-// msMDParams returns d and the parameters of the one-dimensional cells.
-func msMDParams(c *experiment.CellSpec) (int, experiment.Params, error) {
+// mdParamSet returns d and the parameters of the one-dimensional cells.
+func mdParamSet(c *experiment.CellSpec) (int, experiment.Params, error) {
 	d := c.Params.Int("d", 0)
 	if d == 0 {
 		return 0, experiment.Params{}, mdParams.Errorf("d", "is required: the dimensionality d (users split into d groups)")
@@ -76,13 +76,13 @@ func msMDParams(c *experiment.CellSpec) (int, experiment.Params, error) {
 	}
 	sub := c.Params.Values()
 	delete(sub, "d")
-	p, err := msParams.Parse(sub)
+	p, err := kindParams.Parse(sub)
 	return d, p, err
 }
 
-// msMDSub returns the one-dimensional cell of one attribute: k users whose
+// mdSub returns the one-dimensional cell of one attribute: k users whose
 // values are xs (nil in Check).
-func msMDSub(c *experiment.CellSpec, params experiment.Params, j, k int, xs []float64) *experiment.CellSpec {
+func mdSub(c *experiment.CellSpec, params experiment.Params, j, k int, xs []float64) *experiment.CellSpec {
 	ds := &datasets.Dataset{
 		Name:          fmt.Sprintf("%s[%d]", c.Dataset.Name, j+1),
 		Values:        xs,
@@ -104,12 +104,12 @@ func (MD) Check(c *experiment.CellSpec) error {
 
 // checkMSMDCell checks c and returns the multiservice cell of one
 // attribute (its data left out).
-func checkMSMDCell(c *experiment.CellSpec) (*msCell, error) {
-	d, params, err := msMDParams(c)
+func checkMSMDCell(c *experiment.CellSpec) (*preparedCell, error) {
+	d, params, err := mdParamSet(c)
 	if err != nil {
 		return nil, err
 	}
-	cell, err := checkMSCell(msMDSub(c, params, 0, c.N/d, nil))
+	cell, err := checkMSCell(mdSub(c, params, 0, c.N/d, nil))
 	if err != nil {
 		var ne *experiment.NeedsError
 		if errors.As(err, &ne) {
@@ -127,7 +127,7 @@ func checkMSMDCell(c *experiment.CellSpec) (*msCell, error) {
 // methods but ems-best.
 func (MD) MechanismNeeds() []experiment.MethodNeeds {
 	var out []experiment.MethodNeeds
-	for _, n := range msNeeds {
+	for _, n := range methodNeeds {
 		if n.Method != "ems-best" {
 			out = append(out, n)
 		}
@@ -145,11 +145,11 @@ func (MD) TrialKey(c *experiment.CellSpec) string {
 	return pairedKey(c, rest) + ";d=" + d
 }
 
-// msMDSplit returns the rows of each attribute's group: a permutation of
+// mdSplit returns the rows of each attribute's group: a permutation of
 // the first n rows, seeded from the master seed and the cell's experiment,
 // dataset, n and d, cut into d blocks of n/d (the remainder reports
 // nothing).
-func msMDSplit(c *experiment.CellSpec, d int) [][]int {
+func mdSplit(c *experiment.CellSpec, d int) [][]int {
 	h := sha256.Sum256(fmt.Appendf(nil, "multiservice-md split\x00%d\x00%s\x00%s\x00%d\x00%d", c.Seed, c.Experiment, c.Dataset.Name, c.N, d))
 	rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 	perm := rng.Perm(c.N)
@@ -168,21 +168,21 @@ func (MD) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellR
 	if err != nil {
 		return nil, err
 	}
-	d, params, err := msMDParams(c)
+	d, params, err := mdParamSet(c)
 	if err != nil {
 		return nil, err
 	}
 	k := c.N / d
 	cols := make([][]float64, d)
-	for j, rows := range msMDSplit(c, d) {
+	for j, rows := range mdSplit(c, d) {
 		xs := make([]float64, k)
 		for i, r := range rows {
 			xs[i] = c.Dataset.Row(r)[j]
 		}
 		cols[j] = xs
 	}
-	r := &msMDRun{metrics: c.Metrics, theory: map[string]float64{}}
-	if cell.method.class == msDist {
+	r := &mdRun{metrics: c.Metrics, theory: map[string]float64{}}
+	if cell.method.class == classDist {
 		// One estimator for every attribute: its transition matrices
 		// (16 MB for [SR, PM, SW] at 1024 bins) depend on the services
 		// alone, and building them d times would cost d × 0.1 s and d times
@@ -196,7 +196,7 @@ func (MD) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellR
 	// each attribute's values: one multiservice cell per attribute.
 	r.subs = make([]experiment.CellRun, d)
 	for j, xs := range cols {
-		sub, err := Kind{}.Prepare(ctx, msMDSub(c, params, j, k, xs))
+		sub, err := Kind{}.Prepare(ctx, mdSub(c, params, j, k, xs))
 		if err != nil {
 			return nil, fmt.Errorf("attribute %d: %w", j+1, err)
 		}
@@ -218,8 +218,8 @@ func (MD) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellR
 	return r, nil
 }
 
-// msMDRun runs the trials of one multiservice-md cell.
-type msMDRun struct {
+// mdRun runs the trials of one multiservice-md cell.
+type mdRun struct {
 	metrics []string
 	theory  map[string]float64
 
@@ -228,14 +228,14 @@ type msMDRun struct {
 	// Distribution methods: the active services, one estimator, and per
 	// attribute the inputs on each service's domain and the true histogram.
 	mechs  []mechanisms.Mechanism
-	est    msEMEstimator
+	est    emEstimator
 	inputs [][][]float64 // [attribute][service][user]
 	truth  [][]float64   // [attribute] normalised histogram
 	k      int
-	pool   sync.Pool // *msScratch (m × k reports)
+	pool   sync.Pool // *workerScratch (m × k reports)
 }
 
-func (r *msMDRun) prepareDist(cell *msCell, cols [][]float64) error {
+func (r *mdRun) prepareDist(cell *preparedCell, cols [][]float64) error {
 	cfg := cell.cfg
 	r.mechs = make([]mechanisms.Mechanism, len(cell.active))
 	for t, j := range cell.active {
@@ -278,7 +278,7 @@ func (r *msMDRun) prepareDist(cell *msCell, cols [][]float64) error {
 }
 
 // Trial implements experiment.CellRun.
-func (r *msMDRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
+func (r *mdRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	sums := make([]float64, len(r.metrics))
 	var d int
 	if r.subs != nil {
@@ -338,11 +338,11 @@ func (r *msMDRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []ex
 	return out, nil
 }
 
-func (r *msMDRun) scratch() *msScratch {
-	if s, ok := r.pool.Get().(*msScratch); ok {
+func (r *mdRun) scratch() *workerScratch {
+	if s, ok := r.pool.Get().(*workerScratch); ok {
 		return s
 	}
-	s := &msScratch{reports: make([][]float64, len(r.mechs))}
+	s := &workerScratch{reports: make([][]float64, len(r.mechs))}
 	for t := range s.reports {
 		s.reports[t] = make([]float64, r.k)
 	}
@@ -350,7 +350,7 @@ func (r *msMDRun) scratch() *msScratch {
 }
 
 // Theory implements experiment.CellRun.
-func (r *msMDRun) Theory(metric string) (float64, bool) {
+func (r *mdRun) Theory(metric string) (float64, bool) {
 	v, ok := r.theory[metric]
 	return v, ok
 }
@@ -358,6 +358,6 @@ func (r *msMDRun) Theory(metric string) (float64, bool) {
 // CellBytes implements experiment.MemoryEstimator: as kind multiservice
 // over the n users, whom the d attributes split.
 func (MD) CellBytes(c *experiment.CellSpec) (prepared, perTrial int64) {
-	m, bins := msSize(c)
-	return msBytes(m, c.N, bins, c.Method)
+	m, bins := cellSize(c)
+	return reportBytes(m, c.N, bins, c.Method)
 }

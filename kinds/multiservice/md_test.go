@@ -19,9 +19,9 @@ import (
 	"github.com/ldpbench/ldpbench/results"
 )
 
-// msMDCellSpec returns a multiservice-md cell over n rows of dims
+// mdCellSpec returns a multiservice-md cell over n rows of dims
 // independent Beta(2,5) attributes.
-func msMDCellSpec(t *testing.T, method string, n, dims int, params map[string]string, metrics ...string) *experiment.CellSpec {
+func mdCellSpec(t *testing.T, method string, n, dims int, params map[string]string, metrics ...string) *experiment.CellSpec {
 	t.Helper()
 	ds, err := datasets.Spec{Name: "b25", Source: "beta", A: 2, B: 5, Dims: dims, Normalise: "minmax"}.Build(n, rand.New(rand.NewPCG(5, 5)))
 	if err != nil {
@@ -54,7 +54,7 @@ func TestMultiserviceMDCheck(t *testing.T) {
 		{"ems-best", map[string]string{"services": "sr,pm", "d": "2"}, []string{"js-div"}, "ems-best"},
 		{"ems-sw", map[string]string{"services": "sr,pm", "d": "2"}, []string{"js-div"}, "ems-sw"},
 	} {
-		err := checkRaw(k, msMDCellSpec(t, c.method, 600, 6, nil, c.metrics...), c.params)
+		err := checkRaw(k, mdCellSpec(t, c.method, 600, 6, nil, c.metrics...), c.params)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s %v: %v", c.method, c.params, err)
@@ -67,11 +67,11 @@ func TestMultiserviceMDCheck(t *testing.T) {
 // The split is d disjoint groups of ⌊n/d⌋ of the first n rows, the same
 // for the same cell and master seed, another for another seed.
 func TestMultiserviceMDSplit(t *testing.T) {
-	c := msMDCellSpec(t, "ua", 1003, 10, map[string]string{"services": "sr", "d": "10"})
-	a, b := msMDSplit(c, 10), msMDSplit(c, 10)
+	c := mdCellSpec(t, "ua", 1003, 10, map[string]string{"services": "sr", "d": "10"})
+	a, b := mdSplit(c, 10), mdSplit(c, 10)
 	other := *c
 	other.Seed++
-	if slices.Equal(a[0], msMDSplit(&other, 10)[0]) {
+	if slices.Equal(a[0], mdSplit(&other, 10)[0]) {
 		t.Error("the split does not depend on the master seed")
 	}
 	seen := map[int]bool{}
@@ -114,7 +114,7 @@ func TestMultiserviceMDIsPerAttribute(t *testing.T) {
 		for k, v := range c.params {
 			params[k] = v
 		}
-		cs := msMDCellSpec(t, c.method, n, dims, params, c.metrics...)
+		cs := mdCellSpec(t, c.method, n, dims, params, c.metrics...)
 		run, err := MD{}.Prepare(context.Background(), cs)
 		if err != nil {
 			t.Fatalf("%s: %v", c.method, err)
@@ -127,13 +127,13 @@ func TestMultiserviceMDIsPerAttribute(t *testing.T) {
 		want := make([]float64, len(c.metrics))
 		theory := make([]float64, len(c.metrics))
 		rng := rand.New(rand.NewPCG(9, 1))
-		for j, rows := range msMDSplit(cs, d) {
+		for j, rows := range mdSplit(cs, d) {
 			xs := make([]float64, len(rows))
 			for i, r := range rows {
 				xs[i] = cs.Dataset.Row(r)[j]
 			}
 			ds := &datasets.Dataset{Name: "col", Values: xs}
-			sub, err := Kind{}.Prepare(context.Background(), &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: msParams.MustParse(c.params), Metrics: c.metrics})
+			sub, err := Kind{}.Prepare(context.Background(), &experiment.CellSpec{Experiment: "t", Dataset: ds, Method: c.method, Eps: cs.Eps, N: len(xs), Params: kindParams.MustParse(c.params), Metrics: c.metrics})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,18 +22,18 @@ import (
 	"github.com/ldpbench/ldpbench/results"
 )
 
-// msTrialReports returns the reports that trial draws for cell c in a run
+// trialReports returns the reports that trial draws for cell c in a run
 // of experiment with master seed seed: the generator the runner hands
 // Trial (trialRand from the kind's TrialKey), and the draw Trial makes
 // with it, before any estimator runs.
-func msTrialReports(t *testing.T, seed uint64, experiment string, c *experiment.CellSpec, trial int) [][]float64 {
+func trialReports(t *testing.T, seed uint64, experiment string, c *experiment.CellSpec, trial int) [][]float64 {
 	t.Helper()
 	k := Kind{}
 	run, err := k.Prepare(context.Background(), c)
 	if err != nil {
 		t.Fatalf("%s %v: %v", c.Method, c.Params, err)
 	}
-	r := run.(*msRun)
+	r := run.(*cellRun)
 	sc := r.scratch()
 	if err := r.draw(sc.reports, harness.TrialRand(seed, experiment, harness.TrialKey(k, c, "unused"), trial)); err != nil {
 		t.Fatal(err)
@@ -63,14 +63,14 @@ func sameBits(a, b [][]float64) bool {
 // Every parameter of the kind is classified as changing the reports or
 // only the estimate, so that TrialKey's choice is explicit for each.
 func TestMSParamRolesCoverEveryKey(t *testing.T) {
-	for _, k := range msParams.Keys() {
-		if _, ok := msParamRoles[k]; !ok {
-			t.Errorf("params.%s has no role in msParamRoles: does it change the reports?", k)
+	for _, k := range kindParams.Keys() {
+		if _, ok := paramRoles[k]; !ok {
+			t.Errorf("params.%s has no role in paramRoles: does it change the reports?", k)
 		}
 	}
-	for k := range msParamRoles {
-		if _, ok := msParams.Lookup(k); !ok {
-			t.Errorf("msParamRoles classifies %q, which is not a parameter", k)
+	for k := range paramRoles {
+		if _, ok := kindParams.Lookup(k); !ok {
+			t.Errorf("paramRoles classifies %q, which is not a parameter", k)
 		}
 	}
 }
@@ -123,16 +123,16 @@ func TestMultiservicePairedReports(t *testing.T) {
 		{"trial", side{"ua", 0.5, 500, p("services", four), 1, 0}, side{"ua", 0.5, 500, p("services", four), 1, 1}, mean, false},
 		{"seed", side{"ua", 0.5, 500, p("services", four), 1, 0}, side{"ua", 0.5, 500, p("services", four), 2, 0}, mean, false},
 	} {
-		ra := msTrialReports(t, c.a.seed, "pair", msCellSpec(t, c.a.method, c.a.eps, c.a.n, c.a.params, c.metrics...), c.a.trial)
-		rb := msTrialReports(t, c.b.seed, "pair", msCellSpec(t, c.b.method, c.b.eps, c.b.n, c.b.params, c.metrics...), c.b.trial)
+		ra := trialReports(t, c.a.seed, "pair", cellSpec(t, c.a.method, c.a.eps, c.a.n, c.a.params, c.metrics...), c.a.trial)
+		rb := trialReports(t, c.b.seed, "pair", cellSpec(t, c.b.method, c.b.eps, c.b.n, c.b.params, c.metrics...), c.b.trial)
 		if got := sameBits(ra, rb); got != c.same {
 			t.Errorf("%s: identical reports %t, want %t", c.name, got, c.same)
 		}
 	}
 }
 
-// msRowValues maps "method|params|trial|metric" to a row's value.
-func msRowValues(t *testing.T, dir string) map[string]float64 {
+// rowValues maps "method|params|trial|metric" to a row's value.
+func rowValues(t *testing.T, dir string) map[string]float64 {
 	t.Helper()
 	rows, err := results.ReadRowsFile(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
@@ -158,7 +158,7 @@ func TestMultiservicePairedRows(t *testing.T) {
 			Params: map[string][]string{"services": {"sr,lap,pm,sw"}}},
 		Datasets: ds,
 	}
-	v := msRowValues(t, runMS(t, meanSpec, 2))
+	v := rowValues(t, runMS(t, meanSpec, 2))
 	for _, pair := range [][2]string{{"single-1", "single-sr"}, {"single-3", "single-pm"}} {
 		for trial := range 3 {
 			for _, metric := range meanSpec.Metrics {
@@ -179,7 +179,7 @@ func TestMultiservicePairedRows(t *testing.T) {
 			Params: map[string][]string{"services": {"sr,pm,sw", "sr,pm,sw:2"}, "bins": {"64"}, "stop": {"authors", "converged"}}},
 		Datasets: ds,
 	}
-	v = msRowValues(t, runMS(t, distSpec, 2))
+	v = rowValues(t, runMS(t, distSpec, 2))
 	picked := map[string]int{}
 	for _, params := range []string{
 		"bins=64;services=sr,pm,sw;stop=authors", "bins=64;services=sr,pm,sw;stop=converged",
@@ -242,7 +242,7 @@ func TestMultiserviceEMParams(t *testing.T) {
 		for k, v := range c.params {
 			params[k] = v
 		}
-		cs := msCellSpec(t, c.method, 0.5, 3000, params, "em_iterations", "em_stop_ll", "em_stop_max_iter")
+		cs := cellSpec(t, c.method, 0.5, 3000, params, "em_iterations", "em_stop_ll", "em_stop_max_iter")
 		cell, err := checkMSCell(cs)
 		if err != nil {
 			t.Fatal(err)
@@ -270,20 +270,20 @@ func TestMultiserviceEMParams(t *testing.T) {
 	}
 }
 
-// msCancelKind is kind multiservice whose long cell (max_iter =
-// msLongIter) cancels the run once the cell before it is on disk and the
-// long trial's EM has run msCancelAfter iterations, and records how its
+// cancelKind is kind multiservice whose long cell (max_iter =
+// longIter) cancels the run once the cell before it is on disk and the
+// long trial's EM has run cancelAfter iterations, and records how its
 // trial ended. Its EM reports every iteration (EMOptions.Trace), so that
 // the test counts iterations, not seconds.
-type msCancelKind struct {
+type cancelKind struct {
 	Kind
 	partial string // the rows.csv.partial to watch
 	before  int    // rows of the cells before the long one
 	cancel  context.CancelFunc
-	stopped chan msStopped
+	stopped chan emStopped
 }
 
-type msStopped struct {
+type emStopped struct {
 	err      error
 	atCancel int64         // EM iterations finished when the cancel was issued (read after it)
 	atReturn int64         // EM iterations finished when the trial returned
@@ -291,18 +291,18 @@ type msStopped struct {
 }
 
 const (
-	msLongIter    = "100000000"
-	msCancelAfter = 20 // EM iterations of the long trial before the cancel
+	longIter    = "100000000"
+	cancelAfter = 20 // EM iterations of the long trial before the cancel
 )
 
-func (k msCancelKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+func (k cancelKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
 	run, err := k.Kind.Prepare(ctx, c)
-	if err != nil || c.Params.String("max_iter", "") != msLongIter {
+	if err != nil || c.Params.String("max_iter", "") != longIter {
 		return run, err
 	}
 	// The cell's ULE as the kind builds it, with a trace of the
 	// iterations.
-	r := run.(*msRun)
+	r := run.(*cellRun)
 	iters := new(atomic.Int64)
 	em := r.cell.cfg.em
 	em.Trace = func(it int, _ []float64, _ float64) { iters.Store(int64(it)) }
@@ -310,16 +310,16 @@ func (k msCancelKind) Prepare(ctx context.Context, c *experiment.CellSpec) (expe
 	if err != nil {
 		return nil, err
 	}
-	return msCancelRun{run, k, iters}, nil
+	return cancelRun{run, k, iters}, nil
 }
 
-type msCancelRun struct {
+type cancelRun struct {
 	experiment.CellRun
-	k     msCancelKind
+	k     cancelKind
 	iters *atomic.Int64
 }
 
-func (r msCancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
+func (r cancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	var at, atIter atomic.Int64
 	go func() {
 		// Wait for the finished cell to be written (the writer may lose a
@@ -327,7 +327,7 @@ func (r msCancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out [
 		// way; the deadline only keeps a broken run from hanging.
 		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 			b, _ := os.ReadFile(r.k.partial)
-			if bytes.Count(b, []byte("\n")) >= r.k.before+2 && r.iters.Load() >= msCancelAfter { // + the metadata and CSV headers
+			if bytes.Count(b, []byte("\n")) >= r.k.before+2 && r.iters.Load() >= cancelAfter { // + the metadata and CSV headers
 				break
 			}
 		}
@@ -336,7 +336,7 @@ func (r msCancelRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out [
 		atIter.Store(r.iters.Load())
 	}()
 	out, err := r.CellRun.Trial(ctx, trial, rng, out)
-	r.k.stopped <- msStopped{err, atIter.Load(), r.iters.Load(), time.Duration(time.Now().UnixNano() - at.Load())}
+	r.k.stopped <- emStopped{err, atIter.Load(), r.iters.Load(), time.Duration(time.Now().UnixNano() - at.Load())}
 	return out, err
 }
 
@@ -356,13 +356,13 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 		Name: "ms-cancel", Kind: "multiservice", Seed: 4, Trials: 1, Metrics: []string{"js-div", "em_iterations"},
 		Axes: harness.Axes{Method: []string{"ule"}, Eps: []float64{0.3}, N: []int{2000},
 			Params: map[string][]string{"services": {"sr,pm,sw"}, "stop": {"converged"}, "theta_tol": {"1e-300"}, "ll_tol": {"1e-300"},
-				"max_iter": {"20", msLongIter}}},
+				"max_iter": {"20", longIter}}},
 		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
 	}
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	k := msCancelKind{partial: filepath.Join(dir, harness.PartialFile), before: len(spec.Metrics), cancel: cancel, stopped: make(chan msStopped, 1)}
+	k := cancelKind{partial: filepath.Join(dir, harness.PartialFile), before: len(spec.Metrics), cancel: cancel, stopped: make(chan emStopped, 1)}
 	_, err := harness.Run(ctx, experiment.Registry{k}, spec, harness.Options{OutDir: dir, Jobs: 1})
 	if err == nil || !strings.Contains(err.Error(), "resume") || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: error %v, want a cancellation that says how to resume", err)
@@ -372,8 +372,8 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 		if !errors.Is(s.err, context.Canceled) || !strings.Contains(s.err.Error(), "EM stopped") {
 			t.Errorf("the long trial ended with %v, want EM's cancellation", s.err)
 		}
-		if s.atCancel < msCancelAfter {
-			t.Errorf("cancelled after %d EM iterations, want at least %d: the cancel did not come inside EM", s.atCancel, msCancelAfter)
+		if s.atCancel < cancelAfter {
+			t.Errorf("cancelled after %d EM iterations, want at least %d: the cancel did not come inside EM", s.atCancel, cancelAfter)
 		}
 		if d := s.atReturn - s.atCancel; d < 0 || d > 1 {
 			t.Errorf("EM ran %d iterations after the cancel (%d at the cancel, %d at the return), want at most 1", d, s.atCancel, s.atReturn)
@@ -395,7 +395,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 
 	// Resume: the long cell is cut to 20 iterations by the kind (the spec,
 	// and so its hash, unchanged), so that the resumed run ends.
-	res, err := harness.Run(context.Background(), experiment.Registry{msShortKind{}}, spec, harness.Options{OutDir: dir, Jobs: 1})
+	res, err := harness.Run(context.Background(), experiment.Registry{shortKind{}}, spec, harness.Options{OutDir: dir, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,16 +408,16 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 	}
 }
 
-// msShortKind runs the long cell of TestMultiserviceCancelInsideEM with 20
+// shortKind runs the long cell of TestMultiserviceCancelInsideEM with 20
 // iterations.
-type msShortKind struct{ Kind }
+type shortKind struct{ Kind }
 
-func (k msShortKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
-	if c.Params.String("max_iter", "") == msLongIter {
+func (k shortKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	if c.Params.String("max_iter", "") == longIter {
 		p := c.Params.Values()
 		p["max_iter"] = "20"
 		short := *c
-		short.Params = msParams.MustParse(p)
+		short.Params = kindParams.MustParse(p)
 		c = &short
 	}
 	return k.Kind.Prepare(ctx, c)

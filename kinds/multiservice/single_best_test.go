@@ -43,7 +43,7 @@ func TestSingleBestIsTheBestSingle(t *testing.T) {
 		name := fmt.Sprintf("eps=%v %v", c.eps, c.params)
 		const n = 3000
 		trial := func(method string) (theory float64, values []float64, err error) {
-			cs := msCellSpec(t, method, c.eps, n, c.params, "mse", "abs")
+			cs := cellSpec(t, method, c.eps, n, c.params, "mse", "abs")
 			run, err := Kind{}.Prepare(ctx, cs)
 			if err != nil {
 				return 0, nil, err

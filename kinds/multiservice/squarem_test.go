@@ -50,7 +50,7 @@ func TestMultiserviceSquarem(t *testing.T) {
 		for k, v := range c.params {
 			params[k] = v
 		}
-		r := msDistRun(t, c.method, c.eps, 5000, params)
+		r := distRun(t, c.method, c.eps, 5000, params)
 		sc := r.scratch()
 		if err := r.draw(sc.reports, rand.New(rand.NewPCG(5, 5))); err != nil {
 			t.Fatal(err)
