@@ -152,3 +152,24 @@ func TestLabelPrecedence(t *testing.T) {
 		t.Errorf("empty label: Validate() = %v, want an error naming key labels", err)
 	}
 }
+
+// A series covered by two later ones, each at some of its points, is
+// named with both; one hidden in some panels only is named with those.
+func TestHiddenByManyInSomePanels(t *testing.T) {
+	f := figureOf([]string{"a", "b", "c"})
+	f.Spec.Panel = "dataset"
+	p0 := Panel{Value: "u", Series: []Series{
+		{Value: "a", Style: 0, Points: []Point{{X: 1, Mean: 1}, {X: 2, Mean: 2}}},
+		{Value: "b", Style: 1, Points: []Point{{X: 1, Mean: 1}, {X: 2, Mean: 3}}},
+		{Value: "c", Style: 2, Points: []Point{{X: 1, Mean: 4}, {X: 2, Mean: 2}}},
+	}}
+	p1 := Panel{Value: "v", Series: []Series{
+		{Value: "a", Style: 0, Points: []Point{{X: 1, Mean: 1}}},
+		{Value: "b", Style: 1, Points: []Point{{X: 1, Mean: 2}}},
+	}}
+	f.Panels = []Panel{p0, p1}
+	got := f.hidden()
+	if want := "a lies under b and c at every point of u"; len(got) != 1 || got[0] != want {
+		t.Errorf("hidden() = %q, want [%q]", got, want)
+	}
+}

@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -12,10 +13,11 @@ import (
 // panel of the default height.
 const overlapTol = 0.015
 
-// hidden lists, for the caption, the series drawn under another at every
-// one of their points ("UWA lies under UWA (oracle weights)"): a series
-// that vanishes from the figure must be said to, or a reader takes it for
-// missing.
+// hidden lists, for the caption, the series drawn under later ones at
+// every one of their points ("UWA lies under UWA (oracle weights)"; "PM
+// lies under HM and SW", each covering some of its points), in every
+// panel or in the panels named: a series that vanishes from the figure
+// must be said to, or a reader takes it for missing.
 func (f *Figure) hidden() []string {
 	if f.Spec.boxed() || len(f.Series) < 2 {
 		return nil
@@ -26,67 +28,84 @@ func (f *Figure) hidden() []string {
 		}
 		return v
 	}
-	// under[i][j]: series i lies under the later series j at every point
-	// of every panel they share, and they share at least one.
-	n := len(f.Series)
-	under := make([][]bool, n)
-	shared := make([][]int, n)
-	for i := range under {
-		under[i] = make([]bool, n)
-		shared[i] = make([]int, n)
-		for j := i + 1; j < n; j++ {
-			under[i][j] = true
-		}
+	type cover struct {
+		panels []string // the panels where the series is hidden
+		by     []int    // the later series that hide it, in order
 	}
+	covers := make(map[int]*cover)
+	present := make(map[int]int) // panels in which the series has points
 	for _, p := range f.Panels {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		means := make(map[int]map[float64]float64)
 		for _, s := range p.Series {
 			m := make(map[float64]float64, len(s.Points))
 			for _, pt := range s.Points {
-				v := y(pt.Mean)
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					continue
+				if v := y(pt.Mean); finite(v) {
+					m[pt.X] = v
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
 				}
-				m[pt.X] = v
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
-			means[s.Style] = m
+			if len(m) > 0 {
+				means[s.Style] = m
+				present[s.Style]++
+			}
 		}
 		tol := overlapTol * (hi - lo)
 		for i, mi := range means {
-			for j, mj := range means {
-				if j <= i {
-					continue
-				}
-				for x, vi := range mi {
-					vj, ok := mj[x]
-					if !ok {
-						under[i][j] = false
-						continue
-					}
-					shared[i][j]++
-					if math.Abs(vi-vj) > tol {
-						under[i][j] = false
+			var by []int
+			hiddenAll := true
+			for x, vi := range mi {
+				j := -1
+				for k := i + 1; k < len(f.Series); k++ {
+					if vk, ok := means[k][x]; ok && math.Abs(vi-vk) <= tol {
+						j = k
+						break
 					}
 				}
-				if len(mi) == 0 {
-					under[i][j] = false
+				if j < 0 {
+					hiddenAll = false
+					break
+				}
+				if !slices.Contains(by, j) {
+					by = append(by, j)
+				}
+			}
+			if !hiddenAll {
+				continue
+			}
+			c := covers[i]
+			if c == nil {
+				c = &cover{}
+				covers[i] = c
+			}
+			c.panels = append(c.panels, p.Value)
+			for _, j := range by {
+				if !slices.Contains(c.by, j) {
+					c.by = append(c.by, j)
 				}
 			}
 		}
 	}
 	var out []string
-	for i := range n {
-		var over []string
-		for j := i + 1; j < n; j++ {
-			if under[i][j] && shared[i][j] > 0 {
-				over = append(over, f.seriesLabel(j))
+	for i := range f.Series {
+		c := covers[i]
+		if c == nil {
+			continue
+		}
+		slices.Sort(c.by)
+		names := make([]string, len(c.by))
+		for k, j := range c.by {
+			names[k] = f.seriesLabel(j)
+		}
+		s := fmt.Sprintf("%s lies under %s at every point", f.seriesLabel(i), strings.Join(names, " and "))
+		if len(c.panels) < present[i] {
+			labels := make([]string, len(c.panels))
+			for k, v := range c.panels {
+				labels[k] = f.label(f.Spec.Panel, v)
 			}
+			s += " of " + strings.Join(labels, ", ")
 		}
-		if len(over) > 0 {
-			out = append(out, fmt.Sprintf("%s lies under %s at every point", f.seriesLabel(i), strings.Join(over, " and ")))
-		}
+		out = append(out, s)
 	}
 	return out
 }
