@@ -64,7 +64,7 @@ var descriptions = map[string]string{
 	"scaled_abs_error_sq": "mean over the groups of (|m̂_g − m_g|/(hi − lo))²: with scaled_abs_error, the SD over runs × groups (the paper's bands, Tables 8–10)",
 	"group_error_ratio":   "fraction of users whose reported group is not their own, #{g′ ≠ g}/n",
 	"order_correct":       "1 if m̂_0 − m̂_1 has the sign of m_0 − m_1, else 0 (its mean is the order accuracy)",
-	"mean_diff":           "m̂_0 − m̂_1 in original units (the paper's violin plots)",
+	"mean_diff":           "m̂₀ − m̂₁, the difference of the two groups' estimated means in original units (the paper's violin plots)",
 	"group_mean":          "the estimated mean m̂_g of one group, in original units",
 
 	"mse_norm_sec6": "a batch's MSE times n²ε²/(2w²), Kulesza et al.'s normalisation of §6 (multiplied, not divided, erratum E1.15, and divided by w² to be the value on [0, 1]); ≈ 1 for Laplace noise at small ε",
@@ -75,7 +75,7 @@ var descriptions = map[string]string{
 	"em_stop_max_iter":    "1 if the iteration cap stopped the EM loop, else 0 (its mean is a proportion)",
 	"aggregation_seconds": "wall time of the estimator call alone, in seconds; NOT deterministic",
 	"reporting":           "fraction of records that report in the trial (attribute sampling)",
-	"bits":                "mean length of one user's report in a fixed-length code, in bits (floats 32)",
+	"bits":                "mean length of one user's report in a fixed-length code, in bits (a float counts 32)",
 
 	"variance":            "closed form: the variance of one report at a given input, on [-1, 1]",
 	"worst_case_variance": "closed form: the largest variance of one unbiased report over inputs in [-1, 1]",
