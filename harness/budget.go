@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 )
 
@@ -118,173 +119,247 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 		return nil, err
 	}
 	defer stopExternal()
-	// Data at the calibration's sizes only: a full-scale dataset of 10⁷
-	// rows is not needed to time a trial.
-	cal := *s
+	b := &budgeter{ctx: ctx, s: s, kind: kind, opt: opt}
+	if err := b.loadCells(); err != nil {
+		return nil, err
+	}
+	rep := &BudgetReport{Spec: s.Name, Quick: opt.Quick, Cells: len(b.cells), Trials: s.Trials, CalibrationN: opt.CalibrationN, Cores: opt.Cores}
+	b.group()
+	rep.Groups = len(b.keys)
+	if err := b.calibrate(rep); err != nil {
+		return nil, err
+	}
+	if err := b.estimate(rep); err != nil {
+		return nil, err
+	}
+	// Back in plan order, as --shard sees them.
+	order := map[string]int{}
+	for i, c := range b.cells {
+		order[c.cell.Key()] = i
+	}
+	slices.SortFunc(rep.PerCell, func(a, b CellBudget) int { return order[a.Key] - order[b.Key] })
+	return rep, nil
+}
+
+// A budgeter is one call of Budget: the spec's cells on data at the
+// calibration's sizes, their groups, and the timing model of each group
+// that was calibrated.
+type budgeter struct {
+	ctx  context.Context
+	s    *Spec
+	kind experiment.Kind
+	opt  BudgetOptions
+
+	data  []*datasets.Dataset
+	cells []planCell
+	// groups holds the cells of each group by key, keys the groups in plan
+	// order of their first cell.
+	groups map[string][]int
+	keys   []string
+	models map[string]timing // the calibrated groups
+	// ownCost is set when the kind has a cost model of its own
+	// (experiment.CostEstimator), which then scales the timings.
+	ownCost bool
+	// checkErr is the first refusal of a cell by the kind at a
+	// calibration size, for the error when no group could be timed.
+	checkErr error
+}
+
+// A timing is a calibrated group: seconds per trial t at size n with cost
+// unit there, and the exponent b of t ∝ n^b for larger cells.
+type timing struct{ t, n, unit, b float64 }
+
+// loadCells loads the data at the calibration's sizes only (a full-scale
+// dataset of 10⁷ rows is not needed to time a trial) and expands the plan
+// into the cells whose data is there.
+func (b *budgeter) loadCells() error {
+	cal := *b.s
 	cal.Axes.N = nil
-	for _, n := range s.Axes.N {
-		cal.Axes.N = append(cal.Axes.N, min(n, 4*opt.CalibrationN))
+	for _, n := range b.s.Axes.N {
+		cal.Axes.N = append(cal.Axes.N, min(n, 4*b.opt.CalibrationN))
 	}
 	data, _, err := loadDatasets(&cal)
 	if err != nil {
+		return err
+	}
+	b.data = data
+	b.cells = slices.DeleteFunc(expand(b.s, b.kind), func(c planCell) bool { return data[c.dataset] == nil })
+	return nil
+}
+
+// specOf is the spec of cell c at size n.
+func (b *budgeter) specOf(c planCell, n int) (*experiment.CellSpec, error) {
+	params, err := b.kind.Params().Parse(c.params)
+	if err != nil {
 		return nil, err
 	}
-	cells := expand(s, kind)
-	cells = slices.DeleteFunc(cells, func(c planCell) bool { return data[c.dataset] == nil })
-	rep := &BudgetReport{Spec: s.Name, Quick: opt.Quick, Cells: len(cells), Trials: s.Trials, CalibrationN: opt.CalibrationN, Cores: opt.Cores}
-	specOf := func(c planCell, n int) (*experiment.CellSpec, error) {
-		params, err := kind.Params().Parse(c.params)
-		if err != nil {
-			return nil, err
-		}
-		d := data[c.dataset]
-		return &experiment.CellSpec{Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
-			N: n, Params: params, Metrics: s.Metrics, Seed: s.Seed}, nil
+	d := b.data[c.dataset]
+	return &experiment.CellSpec{Experiment: b.s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
+		N: n, Params: params, Metrics: b.s.Metrics, Seed: b.s.Seed}, nil
+}
+
+// timeCell returns the CPU seconds per trial of cell c at size n, its
+// preparation spread over the spec's trials; ok is false when the kind
+// refuses the cell at that n.
+func (b *budgeter) timeCell(c planCell, n int) (perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
+	s, ctx := b.s, b.ctx
+	if cs, err = b.specOf(c, n); err != nil {
+		return 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
 	}
-	// timeCell returns the CPU seconds per trial of cell c at size n, its
-	// preparation spread over the spec's trials; ok is false when the kind
-	// refuses the cell at that n.
-	var checkErr error
-	timeCell := func(c planCell, n int) (perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
-		if cs, err = specOf(c, n); err != nil {
-			return 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+	if err := b.kind.Check(cs); err != nil {
+		if b.checkErr == nil {
+			b.checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
 		}
-		if err := kind.Check(cs); err != nil {
-			if checkErr == nil {
-				checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
-			}
-			return 0, cs, false, nil
-		}
-		t0 := cpuTime()
-		run, err := kind.Prepare(ctx, cs)
-		if err != nil {
+		return 0, cs, false, nil
+	}
+	t0 := cpuTime()
+	run, err := b.kind.Prepare(ctx, cs)
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+	}
+	prep := cpuTime() - t0
+	// Trials until 20 ms of CPU (at most the spec's trials): one
+	// trial of a small cell is below the clock's resolution.
+	t1, done := cpuTime(), 0
+	for done < max(s.Trials, 1) && (done == 0 || cpuTime()-t1 < 0.02) {
+		if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
 			return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
 		}
-		prep := cpuTime() - t0
-		// Trials until 20 ms of CPU (at most the spec's trials): one
-		// trial of a small cell is below the clock's resolution.
-		t1, done := cpuTime(), 0
-		for done < max(s.Trials, 1) && (done == 0 || cpuTime()-t1 < 0.02) {
-			if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
-				return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
-			}
-			done++
-		}
-		return prep/float64(max(s.Trials, 1)) + (cpuTime()-t1)/float64(done), cs, true, nil
+		done++
 	}
-	groups := map[string][]int{}
-	for i, c := range cells {
+	return prep/float64(max(s.Trials, 1)) + (cpuTime()-t1)/float64(done), cs, true, nil
+}
+
+// group sorts the cells into the groups that share a calibration.
+func (b *budgeter) group() {
+	b.groups = map[string][]int{}
+	for i, c := range b.cells {
 		// A cell of n ≤ CalibrationN is timed at its own n (a kind whose
 		// cost does not grow with n, such as central-mean's batches of
 		// releases, is then measured, not scaled); larger ones share the
 		// calibration at CalibrationN.
-		k := fmt.Sprintf("%d|%s|%s|%d", c.dataset, c.cell.Method, c.cell.Params, min(c.cell.N, opt.CalibrationN))
-		groups[k] = append(groups[k], i)
+		k := fmt.Sprintf("%d|%s|%s|%d", c.dataset, c.cell.Method, c.cell.Params, min(c.cell.N, b.opt.CalibrationN))
+		b.groups[k] = append(b.groups[k], i)
 	}
-	keys := slices.Sorted(maps.Keys(groups))
+	b.keys = slices.Sorted(maps.Keys(b.groups))
 	// Calibrate the groups in plan order of their first cell, so that a
 	// budget cut short keeps the same ones each time.
-	sort.SliceStable(keys, func(a, b int) bool { return groups[keys[a]][0] < groups[keys[b]][0] })
-	rep.Groups = len(keys)
-	// A timed group: seconds per trial t at size n with cost unit there,
-	// and the exponent b of t ∝ n^b for larger cells.
-	type model struct{ t, n, unit, b float64 }
-	models := map[string]model{}
-	_, ownCost := kind.(experiment.CostEstimator)
+	sort.SliceStable(b.keys, func(x, y int) bool { return b.groups[b.keys[x]][0] < b.groups[b.keys[y]][0] })
+}
+
+// calibrate times the groups, in order, until the calibration's CPU time
+// is spent (after the first timed one), and reports how many it timed and
+// the CPU time it took.
+func (b *budgeter) calibrate(rep *BudgetReport) error {
+	b.models = map[string]timing{}
+	_, b.ownCost = b.kind.(experiment.CostEstimator)
 	start := cpuTime()
-	for _, k := range keys {
-		if cpuTime()-start > opt.CalibrationTime.Seconds() && len(models) > 0 {
+	for _, k := range b.keys {
+		if cpuTime()-start > b.opt.CalibrationTime.Seconds() && len(b.models) > 0 {
 			break
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if err := b.ctx.Err(); err != nil {
+			return err
 		}
-		idx := slices.Clone(groups[k])
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cells[a].cell.Eps, cells[b].cell.Eps) })
-		c := cells[idx[len(idx)/2]]
-		n := min(c.cell.N, opt.CalibrationN, data[c.dataset].Rows())
-		t, cs, ok, err := timeCell(c, n)
+		m, ok, err := b.calibrateGroup(k)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
 			continue // refused at this n: the group takes another's rate
 		}
-		m := model{t: t, n: float64(n), unit: experiment.TrialCost(kind, cs), b: 1}
-		// Without a cost model of the kind's own, the growth with n is
-		// measured: a second time at 4n (or the group's largest n) gives
-		// the exponent, within [0, 2] (an EM over a fixed histogram
-		// grows less than n, a pairwise kernel more).
-		largest := 0
-		for _, i := range groups[k] {
-			largest = max(largest, cells[i].cell.N)
-		}
-		if n2 := min(4*n, largest, data[c.dataset].Rows()); !ownCost && n2 >= 2*n {
-			t2, _, ok2, err := timeCell(c, n2)
-			if err != nil {
-				return nil, err
-			}
-			if ok2 && t2 > 0 && t > 0 {
-				m.b = min(max(math.Log(t2/t)/math.Log(float64(n2)/float64(n)), 0), 2)
-				m.t, m.n = t2, float64(n2)
-			}
-		}
-		models[k] = m
+		b.models[k] = m
 	}
-	rep.Calibrated = len(models)
+	rep.Calibrated = len(b.models)
 	rep.CalibrationCPUSeconds = cpuTime() - start
-	if len(models) == 0 {
-		return nil, fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: %w", s.Name, opt.CalibrationN, checkErr)
+	if len(b.models) == 0 {
+		return fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: %w", b.s.Name, b.opt.CalibrationN, b.checkErr)
 	}
+	return nil
+}
+
+// calibrateGroup times group k's cell of median ε at its n (at most
+// CalibrationN and the data's rows); ok is false when the kind refuses it
+// there.
+func (b *budgeter) calibrateGroup(k string) (m timing, ok bool, err error) {
+	cells := b.cells
+	idx := slices.Clone(b.groups[k])
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(cells[x].cell.Eps, cells[y].cell.Eps) })
+	c := cells[idx[len(idx)/2]]
+	n := min(c.cell.N, b.opt.CalibrationN, b.data[c.dataset].Rows())
+	t, cs, ok, err := b.timeCell(c, n)
+	if err != nil || !ok {
+		return timing{}, false, err
+	}
+	m = timing{t: t, n: float64(n), unit: experiment.TrialCost(b.kind, cs), b: 1}
+	// Without a cost model of the kind's own, the growth with n is
+	// measured: a second time at 4n (or the group's largest n) gives
+	// the exponent, within [0, 2] (an EM over a fixed histogram
+	// grows less than n, a pairwise kernel more).
+	largest := 0
+	for _, i := range b.groups[k] {
+		largest = max(largest, cells[i].cell.N)
+	}
+	if n2 := min(4*n, largest, b.data[c.dataset].Rows()); !b.ownCost && n2 >= 2*n {
+		t2, _, ok2, err := b.timeCell(c, n2)
+		if err != nil {
+			return timing{}, false, err
+		}
+		if ok2 && t2 > 0 && t > 0 {
+			m.b = min(max(math.Log(t2/t)/math.Log(float64(n2)/float64(n)), 0), 2)
+			m.t, m.n = t2, float64(n2)
+		}
+	}
+	return m, true, nil
+}
+
+// estimate fills in every cell's estimate, group by group: from its
+// group's timing, scaled to its n; a group not timed takes the rate per
+// cost unit of a timed group of the same dataset, method and params
+// (another n), else the median rate of the timed groups.
+func (b *budgeter) estimate(rep *BudgetReport) error {
 	var rates []float64
-	for _, m := range models {
+	for _, m := range b.models {
 		rates = append(rates, m.t/m.unit)
 	}
 	slices.Sort(rates)
 	median := rates[len(rates)/2]
-	for _, k := range keys {
-		m, ok := models[k]
+	for _, k := range b.keys {
+		m, ok := b.models[k]
 		linear := 0.0 // seconds per cost unit, for a group not timed
 		if !ok {
-			// Not timed: the rate of a timed group of the same dataset,
-			// method and params (another n), else the median rate.
 			linear = median
 			prefix := k[:strings.LastIndexByte(k, '|')+1]
-			for _, k2 := range keys {
-				if m2, ok2 := models[k2]; ok2 && strings.HasPrefix(k2, prefix) {
+			for _, k2 := range b.keys {
+				if m2, ok2 := b.models[k2]; ok2 && strings.HasPrefix(k2, prefix) {
 					linear = m2.t / m2.unit
 					break
 				}
 			}
 		}
-		for _, i := range groups[k] {
-			cs, err := specOf(cells[i], cells[i].cell.N)
+		for _, i := range b.groups[k] {
+			c := b.cells[i]
+			cs, err := b.specOf(c, c.cell.N)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			unit := experiment.TrialCost(kind, cs)
+			unit := experiment.TrialCost(b.kind, cs)
 			var perTrial float64
 			switch {
 			case !ok:
 				perTrial = linear * unit
-			case ownCost:
+			case b.ownCost:
 				perTrial = m.t * unit / m.unit
 			default:
-				perTrial = m.t * math.Pow(float64(cells[i].cell.N)/m.n, m.b)
+				perTrial = m.t * math.Pow(float64(c.cell.N)/m.n, m.b)
 			}
-			cost := float64(s.Trials) * unit
-			secs := perTrial * float64(s.Trials)
-			rep.PerCell = append(rep.PerCell, CellBudget{Key: cells[i].cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
+			cost := float64(b.s.Trials) * unit
+			secs := perTrial * float64(b.s.Trials)
+			rep.PerCell = append(rep.PerCell, CellBudget{Key: c.cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
 			rep.CPUSeconds += secs
 		}
 	}
-	// Back in plan order, as --shard sees them.
-	order := map[string]int{}
-	for i, c := range cells {
-		order[c.cell.Key()] = i
-	}
-	slices.SortFunc(rep.PerCell, func(a, b CellBudget) int { return order[a.Key] - order[b.Key] })
-	return rep, nil
+	return nil
 }
 
 // CPUSeconds is the process's user and system CPU time so far, in seconds

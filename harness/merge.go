@@ -37,158 +37,245 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no shard directories given")
 	}
-	logf := func(format string, args ...any) {
-		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, format+"\n", args...)
-		}
+	m := &merger{out: out, opt: opt}
+	if err := m.readShards(dirs); err != nil {
+		return nil, err
 	}
-	type shardOut struct {
-		dir   string
-		base  string
-		shard Shard
+	if err := m.loadSpec(kinds); err != nil {
+		return nil, err
 	}
-	shards := make([]shardOut, len(dirs))
+	// The plan needs the external mechanisms' names ("*"), not their
+	// programs.
+	stopExternal, err := startExternal(context.Background(), m.s, 0, false)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	defer stopExternal()
+	if err := m.checkPlan(); err != nil {
+		return nil, err
+	}
+	if err := m.collectRows(); err != nil {
+		return nil, err
+	}
+	return m.write()
+}
+
+// A merger is one call of Merge: the shards' first lines, the plan of
+// their spec, and every shard's rows by plan cell, each found by one step
+// for the next.
+type merger struct {
+	out string
+	opt MergeOptions
+
+	shards []shardOut
+	first  shardOut // shards[0], the one the others must agree with
+	absent []string // the shard indices of the count that no dir holds
+
+	spec    *Spec // as given, or as the first shard copied it
+	s       *Spec // spec at the shards' seed and scale
+	kind    experiment.Kind
+	fields  map[string]string // of the shards' first line
+	quick   bool
+	skipped map[string]bool // the "name (path)" of the datasets the shards skipped
+
+	plan    []planCell
+	perCell int             // rows per cell: trials × metrics
+	byCell  [][]results.Row // by plan cell
+}
+
+// A shardOut is one shard directory and its rows file's first line, split
+// into the line of the whole run and its shard.
+type shardOut struct {
+	dir   string
+	base  string
+	shard Shard
+}
+
+func (m *merger) logf(format string, args ...any) {
+	if m.opt.Log != nil {
+		fmt.Fprintf(m.opt.Log, format+"\n", args...)
+	}
+}
+
+// readShards reads each directory's first line and checks that they are
+// finished shards of one run and one count, each index once, and notes the
+// indices not given (for the error on missing cells).
+func (m *merger) readShards(dirs []string) error {
+	m.shards = make([]shardOut, len(dirs))
 	for i, dir := range dirs {
 		rowsPath := filepath.Join(dir, RowsFile)
 		line, err := firstLine(rowsPath)
 		if err != nil {
 			if fileExists(filepath.Join(dir, PartialFile)) {
-				return nil, fmt.Errorf("merge: %s has not finished (only %s): run its `ldpbench run ... --shard` command again to resume it", dir, PartialFile)
+				return fmt.Errorf("merge: %s has not finished (only %s): run its `ldpbench run ... --shard` command again to resume it", dir, PartialFile)
 			}
-			return nil, fmt.Errorf("merge: %s: %w", dir, err)
+			return fmt.Errorf("merge: %s: %w", dir, err)
 		}
 		base, sh, ok := splitShardLine(line)
 		if !ok {
-			return nil, fmt.Errorf("merge: %s is not a shard's output: its first line has no shard=i/N (%s)", rowsPath, line)
+			return fmt.Errorf("merge: %s is not a shard's output: its first line has no shard=i/N (%s)", rowsPath, line)
 		}
-		shards[i] = shardOut{dir, base, sh}
+		m.shards[i] = shardOut{dir, base, sh}
 	}
-	first := shards[0]
+	first := m.shards[0]
+	m.first = first
 	seen := make(map[int]string)
-	for _, sh := range shards {
+	for _, sh := range m.shards {
 		if sh.shard.Count != first.shard.Count {
-			return nil, fmt.Errorf("merge: %s is shard %s, %s is shard %s: shards of different counts N", first.dir, first.shard, sh.dir, sh.shard)
+			return fmt.Errorf("merge: %s is shard %s, %s is shard %s: shards of different counts N", first.dir, first.shard, sh.dir, sh.shard)
 		}
 		if d, dup := seen[sh.shard.Index]; dup {
-			return nil, fmt.Errorf("merge: %s and %s are both shard %s", d, sh.dir, sh.shard)
+			return fmt.Errorf("merge: %s and %s are both shard %s", d, sh.dir, sh.shard)
 		}
 		seen[sh.shard.Index] = sh.dir
 		if sh.base != first.base {
-			return nil, fmt.Errorf("merge: %s and %s are shards of different runs: %s", first.dir, sh.dir, headerDiff(first.base, sh.base, "in "+first.dir, "in "+sh.dir))
+			return fmt.Errorf("merge: %s and %s are shards of different runs: %s", first.dir, sh.dir, headerDiff(first.base, sh.base, "in "+first.dir, "in "+sh.dir))
 		}
 	}
-	var absent []string
 	for i := 0; i < first.shard.Count; i++ {
 		if _, ok := seen[i]; !ok {
-			absent = append(absent, strconv.Itoa(i))
+			m.absent = append(m.absent, strconv.Itoa(i))
 		}
 	}
+	return nil
+}
 
-	// The plan, from the spec at the shards' seed and scale.
-	spec := opt.Spec
-	if spec == nil {
+// loadSpec scales the spec to the seed and scale of the shards' first line
+// and checks it against its kind: the plan is that of the run the shards
+// were cut from, whatever the spec's own seed.
+func (m *merger) loadSpec(kinds experiment.Registry) error {
+	m.spec = m.opt.Spec
+	if m.spec == nil {
 		var err error
-		if spec, err = LoadSpec(filepath.Join(first.dir, SpecFile)); err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
+		if m.spec, err = LoadSpec(filepath.Join(m.first.dir, SpecFile)); err != nil {
+			return fmt.Errorf("merge: %w", err)
 		}
 	}
-	fields := headerFields(first.base)
-	quick := fields["quick"] == "true"
-	seed, err := strconv.ParseUint(fields["seed"], 10, 64)
+	m.fields = headerFields(m.first.base)
+	m.quick = m.fields["quick"] == "true"
+	seed, err := strconv.ParseUint(m.fields["seed"], 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %s: unreadable seed in its first line (%s)", first.dir, first.base)
+		return fmt.Errorf("merge: %s: unreadable seed in its first line (%s)", m.first.dir, m.first.base)
 	}
-	s := spec.Scaled(quick)
-	s.Seed = seed
-	kind, err := s.Check(kinds)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+	m.s = m.spec.Scaled(m.quick)
+	m.s.Seed = seed
+	if m.kind, err = m.s.Check(kinds); err != nil {
+		return fmt.Errorf("merge: %w", err)
 	}
-	// The plan needs the external mechanisms' names ("*"), not their
-	// programs.
-	stopExternal, err := startExternal(context.Background(), s, 0, false)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+	return nil
+}
+
+// checkPlan checks that the spec is the one the shards ran (its hash, and the
+// whole first line this ldpbench would write) and expands it into the
+// cells of the datasets the shards did not skip.
+func (m *merger) checkPlan() error {
+	s, first := m.s, m.first
+	if got := s.Hash(); got != m.fields["spec_sha256"] {
+		return fmt.Errorf("merge: the spec %s (spec_sha256=%s at seed %d, quick=%t) is not the one the shards ran (spec_sha256=%s)", m.spec.where(), got, s.Seed, m.quick, m.fields["spec_sha256"])
 	}
-	defer stopExternal()
-	if got := s.Hash(); got != fields["spec_sha256"] {
-		return nil, fmt.Errorf("merge: the spec %s (spec_sha256=%s at seed %d, quick=%t) is not the one the shards ran (spec_sha256=%s)", spec.where(), got, seed, quick, fields["spec_sha256"])
-	}
-	skipped := skippedDatasets(first.base)
+	m.skipped = skippedDatasets(first.base)
 	var names []string
 	for i := range s.Datasets {
-		if skipped[s.Datasets[i].Name+" ("+s.Datasets[i].Path+")"] {
+		if m.skipped[s.Datasets[i].Name+" ("+s.Datasets[i].Path+")"] {
 			names = append(names, s.Datasets[i].Name+" ("+s.Datasets[i].Path+")")
 		}
 	}
-	if want := metadataLine(s, kind, quick, names); want != first.base {
-		return nil, fmt.Errorf("merge: the shards' first line is not the one this ldpbench writes for their spec: %s", headerDiff(first.base, want, "in the shards", "from this ldpbench"))
+	if want := metadataLine(s, m.kind, m.quick, names); want != first.base {
+		return fmt.Errorf("merge: the shards' first line is not the one this ldpbench writes for their spec: %s", headerDiff(first.base, want, "in the shards", "from this ldpbench"))
 	}
-	plan := expand(s, kind)
-	plan = slices.DeleteFunc(plan, func(c planCell) bool {
+	m.plan = slices.DeleteFunc(expand(s, m.kind), func(c planCell) bool {
 		d := &s.Datasets[c.dataset]
-		return skipped[d.Name+" ("+d.Path+")"]
+		return m.skipped[d.Name+" ("+d.Path+")"]
 	})
-	index := make(map[results.Cell]int, len(plan))
-	for i, c := range plan {
+	return nil
+}
+
+// collectRows reads every shard's rows and files them by plan cell,
+// refusing a cell not in the plan, one in two shards, one cut short or out
+// of order, and a plan cell in no shard.
+func (m *merger) collectRows() error {
+	s := m.s
+	index := make(map[results.Cell]int, len(m.plan))
+	for i, c := range m.plan {
 		index[c.cell] = i
 	}
-
-	// Every shard's rows, by plan cell.
-	perCell := s.Trials * len(s.Metrics)
-	byCell := make([][]results.Row, len(plan))
-	from := make([]string, len(plan))
-	for _, sh := range shards {
+	m.perCell = s.Trials * len(s.Metrics)
+	perCell := m.perCell
+	m.byCell = make([][]results.Row, len(m.plan))
+	from := make([]string, len(m.plan))
+	for _, sh := range m.shards {
 		rows, err := results.ReadRowsFile(filepath.Join(sh.dir, RowsFile))
 		if err != nil {
 			if errors.Is(err, results.ErrIncomplete) {
-				return nil, fmt.Errorf("merge: %w: run its `ldpbench run ... --shard %s` command again to finish it", err, sh.shard)
+				return fmt.Errorf("merge: %w: run its `ldpbench run ... --shard %s` command again to finish it", err, sh.shard)
 			}
-			return nil, fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: %w", err)
 		}
 		for start := 0; start < len(rows); start += perCell {
 			c := rows[start].Cell()
 			i, ok := index[c]
 			if !ok {
-				return nil, fmt.Errorf("merge: %s holds cell %s, which is not in the plan of %s", sh.dir, c.Key(), s.Name)
+				return fmt.Errorf("merge: %s holds cell %s, which is not in the plan of %s", sh.dir, c.Key(), s.Name)
 			}
 			if from[i] != "" {
-				return nil, fmt.Errorf("merge: cell %s is in both %s and %s", c.Key(), from[i], sh.dir)
+				return fmt.Errorf("merge: cell %s is in both %s and %s", c.Key(), from[i], sh.dir)
 			}
 			if start+perCell > len(rows) {
-				return nil, fmt.Errorf("merge: %s: cell %s has %d rows, want %d (trials × metrics)", sh.dir, c.Key(), len(rows)-start, perCell)
+				return fmt.Errorf("merge: %s: cell %s has %d rows, want %d (trials × metrics)", sh.dir, c.Key(), len(rows)-start, perCell)
 			}
 			cellRows := rows[start : start+perCell]
-			for j := range cellRows {
-				r := &cellRows[j]
-				trial, metric := j/len(s.Metrics), s.Metrics[j%len(s.Metrics)]
-				if r.Cell() != c || r.Trial != trial || r.Metric != metric {
-					return nil, fmt.Errorf("merge: %s: row %d of cell %s is %s trial %d %s, want trial %d %s", sh.dir, j+1, c.Key(), r.Cell().Key(), r.Trial, r.Metric, trial, metric)
-				}
+			if err := checkCellRows(sh.dir, c, cellRows, s.Metrics); err != nil {
+				return err
 			}
-			byCell[i], from[i] = cellRows, sh.dir
+			m.byCell[i], from[i] = cellRows, sh.dir
 		}
 	}
-	var missing []string
-	for i := range plan {
-		if from[i] == "" {
-			missing = append(missing, plan[i].cell.Key())
-		}
-	}
-	if len(missing) > 0 {
-		const show = 10
-		msg := strings.Join(missing[:min(len(missing), show)], "\n  ")
-		if len(missing) > show {
-			msg += fmt.Sprintf("\n  … and %d more", len(missing)-show)
-		}
-		hint := ""
-		if len(absent) > 0 {
-			hint = fmt.Sprintf(" (shard(s) %s of %d not given)", strings.Join(absent, ", "), first.shard.Count)
-		}
-		return nil, fmt.Errorf("merge: %d of %d cells are in no shard%s:\n  %s", len(missing), len(plan), hint, msg)
-	}
+	return m.checkMissing(from)
+}
 
-	// Write, under out's lock, what the single run writes.
+// checkCellRows checks that the rows of cell c are its trials' metrics in
+// order: a shard's rows are appended as they are.
+func checkCellRows(dir string, c results.Cell, rows []results.Row, metrics []string) error {
+	for j := range rows {
+		r := &rows[j]
+		trial, metric := j/len(metrics), metrics[j%len(metrics)]
+		if r.Cell() != c || r.Trial != trial || r.Metric != metric {
+			return fmt.Errorf("merge: %s: row %d of cell %s is %s trial %d %s, want trial %d %s", dir, j+1, c.Key(), r.Cell().Key(), r.Trial, r.Metric, trial, metric)
+		}
+	}
+	return nil
+}
+
+// checkMissing refuses plan cells that no shard holds (from[i] empty),
+// naming the first few and the shards not given.
+func (m *merger) checkMissing(from []string) error {
+	var missing []string
+	for i := range m.plan {
+		if from[i] == "" {
+			missing = append(missing, m.plan[i].cell.Key())
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	const show = 10
+	msg := strings.Join(missing[:min(len(missing), show)], "\n  ")
+	if len(missing) > show {
+		msg += fmt.Sprintf("\n  … and %d more", len(missing)-show)
+	}
+	hint := ""
+	if len(m.absent) > 0 {
+		hint = fmt.Sprintf(" (shard(s) %s of %d not given)", strings.Join(m.absent, ", "), m.first.shard.Count)
+	}
+	return fmt.Errorf("merge: %d of %d cells are in no shard%s:\n  %s", len(missing), len(m.plan), hint, msg)
+}
+
+// write writes, under out's lock, what the single run writes: the rows in
+// plan order under the run's first line, then its summary, spec copy,
+// figures and tables. Rows of another run in out are refused, not
+// replaced.
+func (m *merger) write() (*Result, error) {
+	out, first, s := m.out, m.first, m.s
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
@@ -211,12 +298,12 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 		if err := results.WriteRowsHeader(w); err != nil {
 			return err
 		}
-		for _, rows := range byCell {
+		for _, rows := range m.byCell {
 			if err := results.WriteRows(w, rows, false); err != nil {
 				return err
 			}
 		}
-		return results.WriteEnd(w, len(plan)*perCell)
+		return results.WriteEnd(w, len(m.plan)*m.perCell)
 	}); err != nil {
 		return nil, err
 	}
@@ -227,8 +314,8 @@ func Merge(kinds experiment.Registry, out string, dirs []string, opt MergeOption
 			s.Path = ""
 		}
 	}
-	res := &Result{OutDir: out, Cells: len(plan)}
-	if err := finish(s, kind, Options{OutDir: out}, spec.Reduced(quick), res, logf); err != nil {
+	res := &Result{OutDir: out, Cells: len(m.plan)}
+	if err := finish(s, m.kind, Options{OutDir: out}, m.spec.Reduced(m.quick), res, m.logf); err != nil {
 		return nil, err
 	}
 	return res, nil

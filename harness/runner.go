@@ -103,12 +103,103 @@ type cellState struct {
 	trials    [][]experiment.Measurement
 }
 
+// A runner is one call of Run: the spec at its scale, its kind and the
+// options with their defaults, and what each step finds for the steps
+// after it (the cells, the first line, the output files). Run is a list
+// of these steps, in the order in which they may fail: on bad input before
+// the output directory is touched, then under its lock.
+type runner struct {
+	s       *Spec
+	reduced bool // Spec.Reduced: smaller than the spec's own scale
+	kind    experiment.Kind
+	opt     Options
+
+	// Set by loadCells: the memory limit, the datasets' bytes and what
+	// they are (for the memory check of the cells), the datasets (nil:
+	// skipped) and the names of the skipped ones, and the cells of the
+	// plan whose data is there.
+	limit   int64
+	dsBytes int64
+	dsWhat  string
+	data    []*datasets.Dataset
+	skipped []string
+	cells   []planCell
+	// specs holds each cell's spec, set by checkCells.
+	specs []*experiment.CellSpec
+	// Set by selectShard: rows.csv's first line, the result, and the
+	// paths of the rows, finished and not.
+	header                string
+	res                   *Result
+	rowsPath, partialPath string
+	// createdDir is set when this call created the output directory: a
+	// refusal then removes it again (abandon).
+	createdDir bool
+}
+
 // Run executes a spec with the kind that kinds registers under its kind key
 // and writes rows.csv, summary.csv, spec.toml and the figures into the
 // output directory. It checks everything it can before it writes anything;
 // an interrupted run (ctx cancelled, or the process killed) leaves
 // rows.csv.partial, from which the same call resumes.
 func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options) (*Result, error) {
+	r, err := newRunner(kinds, spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	// The spec's external mechanisms, registered until the run returns:
+	// the cells below are checked with them.
+	stopExternal, err := startExternal(ctx, r.s, r.opt.Jobs, true)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := stopExternal(); err != nil {
+			r.logf("%v", err)
+		}
+	}()
+
+	// Everything that can fail on bad input fails here, before any output.
+	if err := r.loadCells(); err != nil {
+		return nil, err
+	}
+	if len(r.cells) == 0 {
+		// Not an error: `make figures` runs every spec, and a spec on data
+		// that is not fetched yet is skipped as a whole.
+		r.logf("%s: nothing to run: every dataset was skipped", r.s.Name)
+		return &Result{OutDir: r.opt.OutDir, Skipped: true, SkippedData: r.skipped}, nil
+	}
+	if err := r.checkCells(); err != nil {
+		return nil, err
+	}
+	r.selectShard()
+
+	// From here on the output directory is touched: under its lock, so
+	// that a second run into it is refused at once.
+	unlock, err := r.lockOutDir()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := r.clearOutDir(); err != nil {
+		return r.abandon(err)
+	}
+	upToDate, err := r.upToDate()
+	if err != nil {
+		return r.abandon(err)
+	}
+	if upToDate {
+		r.logf("%s is up to date; re-summarising and re-drawing", r.rowsPath)
+		r.res.UpToDate = true
+	} else if err := r.execute(ctx); err != nil {
+		return nil, err // execute abandons the directory where a refusal must
+	}
+	return r.finishRun()
+}
+
+// newRunner scales the spec, checks it against its kind and fills in the
+// options' defaults: the spec's own errors come before any option's, and
+// nothing is read or written yet.
+func newRunner(kinds experiment.Registry, spec *Spec, opt Options) (*runner, error) {
 	s := spec.Scaled(opt.Quick)
 	reduced := spec.Reduced(opt.Quick)
 	if opt.SeedSet {
@@ -133,194 +224,215 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	if opt.Shard.Active() && (opt.Shard.Index < 0 || opt.Shard.Index >= opt.Shard.Count) {
 		return nil, fmt.Errorf("--shard %s: want 0 ≤ i < N", opt.Shard)
 	}
-	logf := func(format string, args ...any) {
-		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, format+"\n", args...)
-		}
-	}
+	return &runner{s: s, reduced: reduced, kind: kind, opt: opt}, nil
+}
 
-	// The spec's external mechanisms, registered until the run returns:
-	// the cells below are checked with them.
-	stopExternal, err := startExternal(ctx, s, opt.Jobs, true)
-	if err != nil {
-		return nil, err
+// logf writes a one-line note to the run's log, if it has one.
+func (r *runner) logf(format string, args ...any) {
+	if r.opt.Log != nil {
+		fmt.Fprintf(r.opt.Log, format+"\n", args...)
 	}
-	defer func() {
-		if err := stopExternal(); err != nil {
-			logf("%v", err)
-		}
-	}()
+}
 
-	// Everything that can fail on bad input fails here, before any output.
-	limit := memoryLimit(opt)
-	dsBytes, dsWhat := datasetBytes(s)
-	if err := checkMemory(s, dsBytes, limit, dsWhat); err != nil {
-		return nil, err
+// loadCells checks that the datasets fit in memory, loads them and expands
+// the plan into the cells whose data is there: a dataset whose file is not
+// fetched yet is skipped, with a note, not refused.
+func (r *runner) loadCells() error {
+	r.limit = memoryLimit(r.opt)
+	r.dsBytes, r.dsWhat = datasetBytes(r.s)
+	if err := checkMemory(r.s, r.dsBytes, r.limit, r.dsWhat); err != nil {
+		return err
 	}
-	data, skipped, err := loadDatasets(s)
+	data, skipped, err := loadDatasets(r.s)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	r.data, r.skipped = data, skipped
 	for _, name := range skipped {
-		logf("dataset %s skipped: its file is not fetched yet (run `make data`, or set $%s to where it is)", name, datasets.EnvData)
+		r.logf("dataset %s skipped: its file is not fetched yet (run `make data`, or set $%s to where it is)", name, datasets.EnvData)
 	}
-	cells := expand(s, kind)
-	cells = slices.DeleteFunc(cells, func(c planCell) bool { return data[c.dataset] == nil })
-	if len(cells) == 0 {
-		// Not an error: `make figures` runs every spec, and a spec on data
-		// that is not fetched yet is skipped as a whole.
-		logf("%s: nothing to run: every dataset was skipped", s.Name)
-		return &Result{OutDir: opt.OutDir, Skipped: true, SkippedData: skipped}, nil
-	}
-	specs := make([]*experiment.CellSpec, len(cells))
-	for i, c := range cells {
-		d := data[c.dataset]
+	r.cells = slices.DeleteFunc(expand(r.s, r.kind), func(c planCell) bool { return data[c.dataset] == nil })
+	return nil
+}
+
+// checkCells builds every cell's spec and has the kind check it, then
+// checks that the cells' memory fits beside the datasets': a cell the kind
+// refuses fails the run before its first trial, not in the middle of it.
+func (r *runner) checkCells() error {
+	s, kind := r.s, r.kind
+	r.specs = make([]*experiment.CellSpec, len(r.cells))
+	for i, c := range r.cells {
+		d := r.data[c.dataset]
 		// The one size check, on rows (a row holds Dim() values): a kind
 		// may rely on Dataset holding at least N rows.
 		if c.cell.N > d.Rows() {
-			return nil, fmt.Errorf("%s: dataset %q has %d rows, fewer than n = %d (key axes.n)", s.where(), d.Name, d.Rows(), c.cell.N)
+			return fmt.Errorf("%s: dataset %q has %d rows, fewer than n = %d (key axes.n)", s.where(), d.Name, d.Rows(), c.cell.N)
 		}
 		params, err := kind.Params().Parse(c.params)
 		if err != nil {
-			return nil, fmt.Errorf("%s: cell %s: kind %s: %w", s.where(), c.cell.Key(), kind.Name(), err)
+			return fmt.Errorf("%s: cell %s: kind %s: %w", s.where(), c.cell.Key(), kind.Name(), err)
 		}
-		specs[i] = &experiment.CellSpec{
+		r.specs[i] = &experiment.CellSpec{
 			Experiment: s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
 			N: c.cell.N, Params: params, Metrics: s.Metrics, Seed: s.Seed,
 		}
-		if err := kind.Check(specs[i]); err != nil {
-			return nil, fmt.Errorf("%s: cell %s: %w", s.where(), c.cell.Key(), err)
+		if err := kind.Check(r.specs[i]); err != nil {
+			return fmt.Errorf("%s: cell %s: %w", s.where(), c.cell.Key(), err)
 		}
 	}
-
-	if need := cellBytes(kind, specs, opt.Jobs); need > 0 {
-		if err := checkMemory(s, dsBytes+need, limit, fmt.Sprintf("%s; the cells of kind %s: %s with -j %d", dsWhat, kind.Name(), formatBytes(need), opt.Jobs)); err != nil {
-			return nil, err
+	if need := cellBytes(kind, r.specs, r.opt.Jobs); need > 0 {
+		if err := checkMemory(s, r.dsBytes+need, r.limit, fmt.Sprintf("%s; the cells of kind %s: %s with -j %d", r.dsWhat, kind.Name(), formatBytes(need), r.opt.Jobs)); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
-	header := metadataLine(s, kind, opt.Quick, skipped)
-	if opt.Shard.Active() {
+// selectShard sets rows.csv's first line and, for a shard, keeps only its
+// share of the cells and marks the line with it: a shard's rows are then
+// never taken for a whole run's, nor another shard's.
+func (r *runner) selectShard() {
+	r.header = metadataLine(r.s, r.kind, r.opt.Quick, r.skipped)
+	if sh := r.opt.Shard; sh.Active() {
 		// The assignment depends on the whole plan and the kind's cost
 		// estimates alone, so every shard computes it alike.
-		assign := AssignShards(cellCosts(kind, specs, s.Trials), opt.Shard.Count)
+		assign := AssignShards(cellCosts(r.kind, r.specs, r.s.Trials), sh.Count)
 		var keepCells []planCell
 		var keepSpecs []*experiment.CellSpec
-		for i := range cells {
-			if assign[i] == opt.Shard.Index {
-				keepCells, keepSpecs = append(keepCells, cells[i]), append(keepSpecs, specs[i])
+		for i := range r.cells {
+			if assign[i] == sh.Index {
+				keepCells, keepSpecs = append(keepCells, r.cells[i]), append(keepSpecs, r.specs[i])
 			}
 		}
-		logf("shard %s: %d of %d cells", opt.Shard, len(keepCells), len(cells))
-		cells, specs = keepCells, keepSpecs
-		header += opt.Shard.suffix()
+		r.logf("shard %s: %d of %d cells", sh, len(keepCells), len(r.cells))
+		r.cells, r.specs = keepCells, keepSpecs
+		r.header += sh.suffix()
 	}
-	res := &Result{OutDir: opt.OutDir, Cells: len(cells), SkippedData: skipped}
-	rowsPath := filepath.Join(opt.OutDir, RowsFile)
-	partialPath := filepath.Join(opt.OutDir, PartialFile)
+	r.res = &Result{OutDir: r.opt.OutDir, Cells: len(r.cells), SkippedData: r.skipped}
+	r.rowsPath = filepath.Join(r.opt.OutDir, RowsFile)
+	r.partialPath = filepath.Join(r.opt.OutDir, PartialFile)
+}
 
-	// From here on the output directory is touched: under its lock, so
-	// that a second run into it is refused at once.
-	createdDir := false
-	if _, err := os.Stat(opt.OutDir); errors.Is(err, os.ErrNotExist) {
-		createdDir = true
+// lockOutDir creates the output directory if need be and takes its lock,
+// so that a second run into it is refused at once; a directory this call
+// created is removed again when the lock is refused.
+func (r *runner) lockOutDir() (unlock func(), err error) {
+	dir := r.opt.OutDir
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		r.createdDir = true
 	}
-	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	unlock, err := lockDir(opt.OutDir)
+	unlock, err = lockDir(dir)
 	if err != nil {
-		if createdDir {
-			os.Remove(opt.OutDir)
+		if r.createdDir {
+			os.Remove(dir)
 		}
 		return nil, err
 	}
-	defer unlock()
-	// A refusal below leaves a directory this call created as it found it:
-	// absent.
-	abandon := func(err error) (*Result, error) {
-		if createdDir {
-			os.Remove(filepath.Join(opt.OutDir, lockFile))
-			os.Remove(opt.OutDir) // only succeeds if empty
-		}
-		return nil, err
-	}
-	if stale, err := results.RemoveTemps(opt.OutDir); err != nil {
-		return abandon(err)
-	} else if len(stale) > 0 {
-		logf("removed %d temporary file(s) that a killed run left in %s", len(stale), opt.OutDir)
-	}
-	if opt.Fresh {
-		if err := removeOutputs(opt.OutDir, s, logf); err != nil {
-			return abandon(err)
-		}
-	}
+	return unlock, nil
+}
 
-	upToDate := false
-	if line, err := firstLine(rowsPath); err == nil {
-		if line != header {
-			return abandon(fmt.Errorf("%s holds results of another %s; use --fresh to replace them or --out to write elsewhere", rowsPath, HeaderDiff(line, header)))
-		}
-		complete, err := results.Complete(rowsPath)
-		if err != nil {
-			return abandon(err)
-		}
-		switch {
-		case complete:
-			upToDate = true
-		case fileExists(partialPath):
-			return abandon(fmt.Errorf("%s has no end line (cut short, or written by an earlier ldpbench) and %s exists too: keep the one you want (rename it %s) or use --fresh", rowsPath, partialPath, PartialFile))
-		default:
-			// A rows file cut short is an interrupted run: resume from
-			// its whole cells (an earlier version's whole file resumes
-			// with nothing left to run, and gains its end line).
-			logf("%s has no end line (cut short, or written by an earlier ldpbench): resuming from its whole cells", rowsPath)
-			if err := os.Rename(rowsPath, partialPath); err != nil {
-				return abandon(err)
-			}
-		}
+// abandon returns a refusal found under the lock, and leaves a directory
+// this call created as it found it: absent.
+func (r *runner) abandon(err error) (*Result, error) {
+	if r.createdDir {
+		os.Remove(filepath.Join(r.opt.OutDir, lockFile))
+		os.Remove(r.opt.OutDir) // only succeeds if empty
 	}
-	if upToDate {
-		logf("%s is up to date; re-summarising and re-drawing", rowsPath)
-		res.UpToDate = true
-	} else {
-		resuming := fileExists(partialPath)
-		onDisk, err := runCells(ctx, s, kind, cells, specs, header, partialPath, opt, res, logf)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("interrupted: %d of %d cells finished and kept in %s; run the same command again to resume: %w", onDisk, len(cells), partialPath, err)
-			}
-			if ext := (*external.Error)(nil); errors.As(err, &ext) {
-				// An external program failed (a crash, a hang): not bad
-				// input, so the finished cells are kept.
-				return nil, fmt.Errorf("%w\n%d of %d cells finished and kept in %s; run the same command again to resume", err, onDisk, len(cells), partialPath)
-			}
-			if !resuming {
-				// Bad input found mid-run: leave nothing behind. Never
-				// remove a partial file this call did not create: it holds
-				// an earlier run's finished cells, and a refusal to resume
-				// it (another spec, a damaged line) must keep them.
-				os.Remove(partialPath)
-			}
-			return abandon(err)
-		}
-		if err := endRows(partialPath, len(cells)*s.Trials*len(s.Metrics)); err != nil {
-			return nil, err
-		}
-		if err := os.Rename(partialPath, rowsPath); err != nil {
-			return nil, err
-		}
+	return nil, err
+}
+
+// clearOutDir removes the temporary files a killed run left and, with
+// --fresh, an earlier run's outputs: what follows sees only whole files.
+func (r *runner) clearOutDir() error {
+	if stale, err := results.RemoveTemps(r.opt.OutDir); err != nil {
+		return err
+	} else if len(stale) > 0 {
+		r.logf("removed %d temporary file(s) that a killed run left in %s", len(stale), r.opt.OutDir)
 	}
-	if opt.Shard.Active() {
+	if r.opt.Fresh {
+		return removeOutputs(r.opt.OutDir, r.s, r.logf)
+	}
+	return nil
+}
+
+// upToDate decides what to do with an earlier run's rows.csv: a finished
+// run of the same first line is up to date (true); one cut short becomes
+// the partial file to resume from; one of another run, or one cut short
+// beside a partial file, is refused rather than overwritten.
+func (r *runner) upToDate() (bool, error) {
+	line, err := firstLine(r.rowsPath)
+	if err != nil {
+		return false, nil
+	}
+	if line != r.header {
+		return false, fmt.Errorf("%s holds results of another %s; use --fresh to replace them or --out to write elsewhere", r.rowsPath, HeaderDiff(line, r.header))
+	}
+	complete, err := results.Complete(r.rowsPath)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case complete:
+		return true, nil
+	case fileExists(r.partialPath):
+		return false, fmt.Errorf("%s has no end line (cut short, or written by an earlier ldpbench) and %s exists too: keep the one you want (rename it %s) or use --fresh", r.rowsPath, r.partialPath, PartialFile)
+	}
+	// A rows file cut short is an interrupted run: resume from its whole
+	// cells (an earlier version's whole file resumes with nothing left to
+	// run, and gains its end line).
+	r.logf("%s has no end line (cut short, or written by an earlier ldpbench): resuming from its whole cells", r.rowsPath)
+	return false, os.Rename(r.rowsPath, r.partialPath)
+}
+
+// execute runs the cells not yet on disk into the partial file and, once
+// every cell is there, ends it and renames it rows.csv. A failure keeps
+// the finished cells when the run can be resumed (an interruption, an
+// external program's failure) and leaves nothing of this call behind when
+// the input is bad.
+func (r *runner) execute(ctx context.Context) error {
+	resuming := fileExists(r.partialPath)
+	onDisk, err := r.runCells(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: %d of %d cells finished and kept in %s; run the same command again to resume: %w", onDisk, len(r.cells), r.partialPath, err)
+		}
+		if ext := (*external.Error)(nil); errors.As(err, &ext) {
+			// An external program failed (a crash, a hang): not bad
+			// input, so the finished cells are kept.
+			return fmt.Errorf("%w\n%d of %d cells finished and kept in %s; run the same command again to resume", err, onDisk, len(r.cells), r.partialPath)
+		}
+		if !resuming {
+			// Bad input found mid-run: leave nothing behind. Never
+			// remove a partial file this call did not create: it holds
+			// an earlier run's finished cells, and a refusal to resume
+			// it (another spec, a damaged line) must keep them.
+			os.Remove(r.partialPath)
+		}
+		_, err = r.abandon(err)
+		return err
+	}
+	if err := endRows(r.partialPath, len(r.cells)*r.s.Trials*len(r.s.Metrics)); err != nil {
+		return err
+	}
+	return os.Rename(r.partialPath, r.rowsPath)
+}
+
+// finishRun writes what follows from rows.csv: a shard only its spec
+// copy, a whole run its summary, spec copy, figures and tables.
+func (r *runner) finishRun() (*Result, error) {
+	if r.opt.Shard.Active() {
 		// A shard's summary and figures would be of a part of the plan:
 		// Merge writes them from every shard's rows. The spec copy is what
 		// Merge plans from.
-		return res, copySpec(s, opt.OutDir, res)
+		return r.res, copySpec(r.s, r.opt.OutDir, r.res)
 	}
-	if err := finish(s, kind, opt, reduced, res, logf); err != nil {
+	if err := finish(r.s, r.kind, r.opt, r.reduced, r.res, r.logf); err != nil {
 		return nil, err
 	}
-	return res, nil
+	return r.res, nil
 }
 
 // endRows appends the end line to a finished partial rows file, so that a
@@ -440,135 +552,180 @@ func metadataLine(s *Spec, kind experiment.Kind, quick bool, skipped []string) s
 
 // runCells runs the cells not yet in the partial rows file and appends
 // them; it returns how many cells are on disk.
-func runCells(ctx context.Context, s *Spec, kind experiment.Kind, cells []planCell, specs []*experiment.CellSpec,
-	header, partialPath string, opt Options, res *Result, logf func(string, ...any)) (onDisk int, err error) {
-	rowsPerCell := s.Trials * len(s.Metrics)
-	done, err := resumable(partialPath, header, cells, s.Trials, s.Metrics)
+func (r *runner) runCells(ctx context.Context) (onDisk int, err error) {
+	done, err := resumable(r.partialPath, r.header, r.cells, r.s.Trials, r.s.Metrics)
 	if err != nil {
 		return 0, err
 	}
-	onDisk = done
-	res.Resumed = done
+	r.res.Resumed = done
 	if done > 0 {
-		logf("resuming %s: %d of %d cells already finished", partialPath, done, len(cells))
+		r.logf("resuming %s: %d of %d cells already finished", r.partialPath, done, len(r.cells))
 	}
-	f, err := os.OpenFile(partialPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, w, err := openPartial(r.partialPath, r.header)
 	if err != nil {
-		return onDisk, err
+		return done, err
 	}
 	defer f.Close()
+
+	p := newCellPool(r, done, w)
+	stopProgress := startProgress(r.opt.Progress, r.s.Name, (len(r.cells)-done)*r.s.Trials, &p.finished)
+	defer stopProgress()
+	err = p.run(ctx)
+	r.res.Trials = int(p.finished.Load())
+	if err != nil {
+		return p.onDisk, err
+	}
+	return p.onDisk, f.Sync()
+}
+
+// openPartial opens the partial rows file for appending and writes its
+// headers unless they are there already: a run interrupted after its
+// headers but before its first whole cell resumes with no cell done and a
+// file that holds them (resumable truncated it to them).
+func openPartial(path, header string) (*os.File, *bufio.Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
 	w := bufio.NewWriter(f)
-	// Write the headers unless they are there already: a run interrupted
-	// after its headers but before its first whole cell resumes with done
-	// == 0 and a file that holds them (resumable truncated it to them).
 	fi, err := f.Stat()
 	if err != nil {
-		return onDisk, err
+		f.Close()
+		return nil, nil, err
 	}
 	if fi.Size() == 0 {
 		if _, err := fmt.Fprintln(w, header); err != nil {
-			return onDisk, err
+			f.Close()
+			return nil, nil, err
 		}
 		if err := results.WriteRowsHeader(w); err != nil {
-			return onDisk, err
+			f.Close()
+			return nil, nil, err
 		}
 		if err := w.Flush(); err != nil {
-			return onDisk, err
+			f.Close()
+			return nil, nil, err
 		}
 	}
+	return f, w, nil
+}
 
-	states := make([]*cellState, len(cells))
-	for i := done; i < len(cells); i++ {
-		st := &cellState{trials: make([][]experiment.Measurement, s.Trials)}
-		st.remaining.Store(int64(s.Trials))
-		states[i] = st
+// A cellPool runs the trials of the cells from done on: a feeder hands out
+// the trials in plan order, opt.Jobs workers run them, and a writer appends
+// each cell once it and every cell before it are finished, so that the
+// file is the same whatever the number of workers.
+type cellPool struct {
+	r        *runner
+	done     int // cells on disk before this call
+	states   []*cellState
+	w        *bufio.Writer
+	finished atomic.Int64 // trials run
+	onDisk   int          // cells on disk, set by the writer
+}
+
+// A trialTask is one trial of one cell, by their indices.
+type trialTask struct{ cell, trial int }
+
+func newCellPool(r *runner, done int, w *bufio.Writer) *cellPool {
+	p := &cellPool{r: r, done: done, w: w, onDisk: done, states: make([]*cellState, len(r.cells))}
+	for i := done; i < len(r.cells); i++ {
+		st := &cellState{trials: make([][]experiment.Measurement, r.s.Trials)}
+		st.remaining.Store(int64(r.s.Trials))
+		p.states[i] = st
 	}
-	total := (len(cells) - done) * s.Trials
-	var finished atomic.Int64
-	stopProgress := startProgress(opt.Progress, s.Name, total, &finished)
-	defer stopProgress()
+	return p
+}
 
+// run runs the feeder, the workers and the writer until every trial is
+// written or one of them fails.
+func (p *cellPool) run(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
-	type task struct{ cell, trial int }
-	tasks := make(chan task)
-	completed := make(chan int, len(cells))
-
-	g.Go(func() error { // feeder, in plan order
-		defer close(tasks)
-		for ci := done; ci < len(cells); ci++ {
-			for t := 0; t < s.Trials; t++ {
-				select {
-				case tasks <- task{ci, t}:
-				case <-gctx.Done():
-					return gctx.Err()
-				}
-			}
-		}
-		return nil
-	})
+	tasks := make(chan trialTask)
+	completed := make(chan int, len(p.r.cells))
+	g.Go(func() error { return p.feed(gctx, tasks) })
 	// The writer drains completed until every worker has stopped, so that a
 	// cancelled run still writes the cells finished before the cancellation.
 	var workers sync.WaitGroup
-	workers.Add(opt.Jobs)
+	workers.Add(p.r.opt.Jobs)
 	go func() { workers.Wait(); close(completed) }()
-	for j := 0; j < opt.Jobs; j++ {
+	for j := 0; j < p.r.opt.Jobs; j++ {
 		g.Go(func() error {
 			defer workers.Done()
-			for tk := range tasks {
-				st := states[tk.cell]
-				st.once.Do(func() { st.run, st.err = kind.Prepare(gctx, specs[tk.cell]) })
-				if st.err != nil {
-					return fmt.Errorf("cell %s: %w", cells[tk.cell].cell.Key(), st.err)
-				}
-				key := cells[tk.cell].cell.Key()
-				rng := TrialRand(s.Seed, s.Name, TrialKey(kind, specs[tk.cell], key), tk.trial)
-				ms, err := st.run.Trial(gctx, tk.trial, rng, make([]experiment.Measurement, 0, len(s.Metrics)))
-				if err != nil {
-					return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
-				}
-				if err := checkMeasurements(ms, s.Metrics); err != nil {
-					return fmt.Errorf("cell %s trial %d: kind %s: %w", key, tk.trial, kind.Name(), err)
-				}
-				if err := checkFinite(ms, st.run); err != nil {
-					return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
-				}
-				st.trials[tk.trial] = ms
-				finished.Add(1)
-				if st.remaining.Add(-1) == 0 {
-					completed <- tk.cell // buffered: never blocks
-				}
-			}
-			return nil
+			return p.work(gctx, tasks, completed)
 		})
 	}
-	g.Go(func() error { // writer: whole cells, in plan order
-		ready := make(map[int]bool)
-		next := done
-		rows := make([]results.Row, 0, rowsPerCell)
-		for ci := range completed {
-			ready[ci] = true
-			for ready[next] {
-				delete(ready, next)
-				rows = cellRows(rows[:0], cells[next].cell, specs[next], states[next])
-				if err := results.WriteRows(w, rows, false); err != nil {
-					return err
-				}
-				if err := w.Flush(); err != nil {
-					return err
-				}
-				states[next] = nil // free the measurements
-				next++
-				onDisk = next
+	g.Go(func() error { return p.write(completed) })
+	return g.Wait()
+}
+
+// feed hands out the trials in plan order.
+func (p *cellPool) feed(ctx context.Context, tasks chan<- trialTask) error {
+	defer close(tasks)
+	for ci := p.done; ci < len(p.r.cells); ci++ {
+		for t := 0; t < p.r.s.Trials; t++ {
+			select {
+			case tasks <- trialTask{ci, t}:
+			case <-ctx.Done():
+				return ctx.Err()
 			}
 		}
-		return nil
-	})
-	err = g.Wait()
-	res.Trials = int(finished.Load())
-	if err != nil {
-		return onDisk, err
 	}
-	return onDisk, f.Sync()
+	return nil
+}
+
+// work runs trials, preparing each cell once, checks their measurements
+// and sends a cell to the writer when its last trial is done.
+func (p *cellPool) work(ctx context.Context, tasks <-chan trialTask, completed chan<- int) error {
+	s, kind := p.r.s, p.r.kind
+	for tk := range tasks {
+		st := p.states[tk.cell]
+		st.once.Do(func() { st.run, st.err = kind.Prepare(ctx, p.r.specs[tk.cell]) })
+		if st.err != nil {
+			return fmt.Errorf("cell %s: %w", p.r.cells[tk.cell].cell.Key(), st.err)
+		}
+		key := p.r.cells[tk.cell].cell.Key()
+		rng := TrialRand(s.Seed, s.Name, TrialKey(kind, p.r.specs[tk.cell], key), tk.trial)
+		ms, err := st.run.Trial(ctx, tk.trial, rng, make([]experiment.Measurement, 0, len(s.Metrics)))
+		if err != nil {
+			return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
+		}
+		if err := checkMeasurements(ms, s.Metrics); err != nil {
+			return fmt.Errorf("cell %s trial %d: kind %s: %w", key, tk.trial, kind.Name(), err)
+		}
+		if err := checkFinite(ms, st.run); err != nil {
+			return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
+		}
+		st.trials[tk.trial] = ms
+		p.finished.Add(1)
+		if st.remaining.Add(-1) == 0 {
+			completed <- tk.cell // buffered: never blocks
+		}
+	}
+	return nil
+}
+
+// write appends whole cells, in plan order, as they complete.
+func (p *cellPool) write(completed <-chan int) error {
+	ready := make(map[int]bool)
+	next := p.done
+	rows := make([]results.Row, 0, p.r.s.Trials*len(p.r.s.Metrics))
+	for ci := range completed {
+		ready[ci] = true
+		for ready[next] {
+			delete(ready, next)
+			rows = cellRows(rows[:0], p.r.cells[next].cell, p.r.specs[next], p.states[next])
+			if err := results.WriteRows(p.w, rows, false); err != nil {
+				return err
+			}
+			if err := p.w.Flush(); err != nil {
+				return err
+			}
+			p.states[next] = nil // free the measurements
+			next++
+			p.onDisk = next
+		}
+	}
+	return nil
 }
 
 // checkMeasurements enforces the trial contract: one value per requested

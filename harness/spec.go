@@ -303,6 +303,28 @@ func (s *Spec) quickN() []int {
 // Validate checks what the spec says on its own, whatever its kind, and
 // names the offending key; Check adds what depends on the kind.
 func (s *Spec) Validate() error {
+	for _, check := range []func() error{
+		s.checkRequired,
+		s.checkEps,
+		s.checkDuplicates,
+		s.checkText,
+		func() error { return checkN(s, "axes.n", s.Axes.N) },
+		s.checkParams,
+		s.checkDatasets,
+		s.checkQuick,
+		s.checkOutputs,
+		s.validateExternal,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRequired checks the keys without which there is no run: its name
+// (a plain directory name), kind, trials, metrics, methods and ε.
+func (s *Spec) checkRequired() error {
 	if s.Name == "" {
 		return s.errorf("name", "is required")
 	}
@@ -324,6 +346,12 @@ func (s *Spec) Validate() error {
 	if len(s.Axes.Eps) == 0 {
 		return s.errorf("axes.eps", "is required")
 	}
+	return nil
+}
+
+// checkEps keeps every ε within [MinEps, MaxEps], where the mechanisms'
+// closed forms hold in float64.
+func (s *Spec) checkEps() error {
 	for i, e := range s.Axes.Eps {
 		if math.IsNaN(e) || math.IsInf(e, 0) || e <= 0 {
 			return s.errorf(fmt.Sprintf("axes.eps[%d]", i), "must be finite and > 0, got %v", e)
@@ -332,15 +360,12 @@ func (s *Spec) Validate() error {
 			return s.errorf(fmt.Sprintf("axes.eps[%d]", i), "%v is outside [%g, %g], where the mechanisms' closed forms lose float64 precision or overflow", e, MinEps, MaxEps)
 		}
 	}
-	if err := s.checkDuplicates(); err != nil {
-		return err
-	}
-	if err := s.checkText(); err != nil {
-		return err
-	}
-	if err := checkN(s, "axes.n", s.Axes.N); err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkParams checks the params axes, in key order: each has values, and
+// its name can be written in a cell's params ("k=v;k=v").
+func (s *Spec) checkParams() error {
 	for _, k := range slices.Sorted(maps.Keys(s.Axes.Params)) {
 		vs := s.Axes.Params[k]
 		if len(vs) == 0 {
@@ -350,6 +375,11 @@ func (s *Spec) Validate() error {
 			return s.errorf("axes.params."+k, "a parameter name must not contain '=' or ';'")
 		}
 	}
+	return nil
+}
+
+// checkDatasets checks that there is a dataset, each valid and named once.
+func (s *Spec) checkDatasets() error {
 	if len(s.Datasets) == 0 {
 		return s.errorf("datasets", "at least one dataset is required")
 	}
@@ -363,16 +393,25 @@ func (s *Spec) Validate() error {
 		}
 		names[d.Name] = true
 	}
-	if s.Quick != nil {
-		if s.Quick.Trials < 0 {
-			return s.errorf("quick.trials", "must be ≥ 1 (or left out: the trials key then holds), got %d", s.Quick.Trials)
-		}
-		if len(s.Quick.N) > 0 {
-			if err := checkN(s, "quick.n", s.Quick.N); err != nil {
-				return err
-			}
-		}
+	return nil
+}
+
+// checkQuick checks the [quick] block, when there is one.
+func (s *Spec) checkQuick() error {
+	if s.Quick == nil {
+		return nil
 	}
+	if s.Quick.Trials < 0 {
+		return s.errorf("quick.trials", "must be ≥ 1 (or left out: the trials key then holds), got %d", s.Quick.Trials)
+	}
+	if len(s.Quick.N) > 0 {
+		return checkN(s, "quick.n", s.Quick.N)
+	}
+	return nil
+}
+
+// checkOutputs checks the figures and tables the run draws.
+func (s *Spec) checkOutputs() error {
 	for i := range s.Figures {
 		if err := s.Figures[i].Validate(); err != nil {
 			return fmt.Errorf("%s: figures[%d]: %w", s.where(), i, err)
@@ -381,7 +420,7 @@ func (s *Spec) Validate() error {
 	if err := tables.ValidateAll(s.Tables); err != nil {
 		return fmt.Errorf("%s: %w", s.where(), err)
 	}
-	return s.validateExternal()
+	return nil
 }
 
 func checkN(s *Spec, key string, ns []int) error {
