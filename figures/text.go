@@ -1,9 +1,14 @@
 package figures
 
+// The texts of a figure: the style of each, the wrapping of a long one
+// into lines, and supText, the handler that writes superscripts.
+
 import (
+	"image/color"
 	"math"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -112,4 +117,32 @@ func (h supText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	if sty.Rotation != 0 {
 		c.Pop()
 	}
+}
+
+func textStyle(size font.Length, x text.XAlignment, y text.YAlignment) text.Style {
+	return text.Style{
+		Color:   color.Black,
+		Font:    font.From(plot.DefaultFont, size),
+		XAlign:  x,
+		YAlign:  y,
+		Handler: supText{text.Plain{Fonts: font.DefaultCache}},
+	}
+}
+
+// wrap breaks s into lines no wider than width, at spaces.
+func wrap(sty text.Style, s string, width vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		next := word
+		if line != "" {
+			next = line + " " + word
+		}
+		if line != "" && sty.Width(next) > width {
+			lines = append(lines, line)
+			next = word
+		}
+		line = next
+	}
+	return append(lines, line)
 }
