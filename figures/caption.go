@@ -25,6 +25,43 @@ func (f *Figure) title() string {
 // caption says what the marks mean and what was left out.
 func (f *Figure) caption() []string {
 	spec := f.Spec
+	trials := f.trials()
+	points := 0
+	for _, p := range f.Panels {
+		for _, s := range p.Series {
+			points += len(s.Points)
+		}
+	}
+	lines := []string{f.marksLine(trials, points) + f.theoryClause()}
+	if f.Quick {
+		lines = append(lines, fmt.Sprintf("Quick scale (--quick): the spec's [quick] n and trials (%s), a check of the pipeline, not the paper's scale; run without --quick for the paper's figure.", trials))
+	}
+	if f.Categories != nil && len(f.Series) > 1 {
+		marks := "points"
+		if spec.boxed() {
+			marks = "boxes"
+		}
+		lines = append(lines, "The x axis is categorical: each category's "+marks+" are spread sideways by series, not joined by lines.")
+	}
+	if f.ratio() {
+		lines = append(lines, fmt.Sprintf("Lower panels: each series' mean divided by that of %s at the same x (theory by theory, dashed), without CI.",
+			f.label(spec.Series, spec.RatioTo)))
+	}
+	if ref := f.referencesLine(); ref != "" {
+		lines = append(lines, ref)
+	}
+	if notes := f.notes(points); len(notes) > 0 {
+		lines = append(lines, "Note: "+strings.Join(notes, "; ")+".")
+	}
+	if spec.Note != "" {
+		lines = append(lines, spec.Note)
+	}
+	return lines
+}
+
+// trials is the number of trials behind each point: "40 trials", "1
+// trial", or their range when the points differ.
+func (f *Figure) trials() string {
 	trials := fmt.Sprintf("%d trials", f.MinCount)
 	if f.MinCount == 1 && f.MaxCount == 1 {
 		trials = "1 trial"
@@ -32,6 +69,14 @@ func (f *Figure) caption() []string {
 	if f.MinCount != f.MaxCount {
 		trials = fmt.Sprintf("%d–%d trials", f.MinCount, f.MaxCount)
 	}
+	return trials
+}
+
+// marksLine says what a point (or line, or box) is and what its interval
+// or band is, of the figure's points in all: a mean over trials with its
+// CI, a spread, a single value, or a constant without CI.
+func (f *Figure) marksLine(trials string, points int) string {
+	spec := f.Spec
 	mark := "Points"
 	if spec.LinesOnly {
 		mark = "Lines"
@@ -39,12 +84,6 @@ func (f *Figure) caption() []string {
 	what := mark + ": "
 	if spec.YLabel != "" {
 		what += spec.YLabel + ", "
-	}
-	points := 0
-	for _, p := range f.Panels {
-		for _, s := range p.Series {
-			points += len(s.Points)
-		}
 	}
 	var line string
 	switch {
@@ -80,30 +119,25 @@ func (f *Figure) caption() []string {
 			line += " The y axis is set by the means and the CIs' upper bounds; where a lower bound is ≤ 0 or below the axis, the band is filled to the panel's bottom edge, without its lower edge line: open."
 		}
 	}
-	if f.hasTheory() {
-		if spec.boxed() {
-			line += " Dark dashes across the boxes: theory (the expected value)."
-		} else if f.Categories != nil {
-			line += " Short dashes: theory (the expected value), in the series' colour and dashes."
-		} else {
-			line += " Dashed lines: theory (the expected value), in the series' colour and dashes."
-		}
+	return line
+}
+
+// theoryClause says how the theory is drawn, when it is.
+func (f *Figure) theoryClause() string {
+	switch {
+	case !f.hasTheory():
+		return ""
+	case f.Spec.boxed():
+		return " Dark dashes across the boxes: theory (the expected value)."
+	case f.Categories != nil:
+		return " Short dashes: theory (the expected value), in the series' colour and dashes."
 	}
-	lines := []string{line}
-	if f.Quick {
-		lines = append(lines, fmt.Sprintf("Quick scale (--quick): the spec's [quick] n and trials (%s), a check of the pipeline, not the paper's scale; run without --quick for the paper's figure.", trials))
-	}
-	if f.Categories != nil && len(f.Series) > 1 {
-		marks := "points"
-		if spec.boxed() {
-			marks = "boxes"
-		}
-		lines = append(lines, "The x axis is categorical: each category's "+marks+" are spread sideways by series, not joined by lines.")
-	}
-	if f.ratio() {
-		lines = append(lines, fmt.Sprintf("Lower panels: each series' mean divided by that of %s at the same x (theory by theory, dashed), without CI.",
-			f.label(spec.Series, spec.RatioTo)))
-	}
+	return " Dashed lines: theory (the expected value), in the series' colour and dashes."
+}
+
+// referencesLine says what the drawn references are, in which colours,
+// and which are in black for want of their series; "" when none is drawn.
+func (f *Figure) referencesLine() string {
 	var drawn, coloured int
 	var absent []string
 	for _, r := range f.References {
@@ -115,27 +149,35 @@ func (f *Figure) caption() []string {
 			coloured++
 		}
 		if r.Absent {
-			absent = append(absent, fmt.Sprintf("%q, %s", r.Label, f.label(spec.Series, r.Series)))
+			absent = append(absent, fmt.Sprintf("%q, %s", r.Label, f.label(f.Spec.Series, r.Series)))
 		}
 	}
-	if drawn > 0 {
-		ref := "Hollow diamonds on dotted lines, reference: printed values of the paper, not measured here"
-		if f.Categories != nil {
-			ref = "Hollow diamonds, reference: printed values of the paper, not measured here"
-		}
-		if coloured > 0 {
-			ref += ", in the colour of their series"
-		}
-		if len(absent) > 0 {
-			ref += "; in black where their series is not in this run (" + strings.Join(absent, "; ") + ")"
-		}
-		lines = append(lines, ref+".")
+	if drawn == 0 {
+		return ""
 	}
+	ref := "Hollow diamonds on dotted lines, reference: printed values of the paper, not measured here"
+	if f.Categories != nil {
+		ref = "Hollow diamonds, reference: printed values of the paper, not measured here"
+	}
+	if coloured > 0 {
+		ref += ", in the colour of their series"
+	}
+	if len(absent) > 0 {
+		ref += "; in black where their series is not in this run (" + strings.Join(absent, "; ") + ")"
+	}
+	return ref + "."
+}
+
+// notes counts what the figure leaves out, cuts or hides, of its points
+// in all: points without a CI, cut CI ends, dropped points, clamped
+// bounds, open bands, values beyond the axes and hidden series.
+func (f *Figure) notes(points int) []string {
+	boxed := f.Spec.boxed()
 	var notes []string
-	if f.NoCI > 0 && f.MaxCount > 1 && !spec.boxed() {
+	if f.NoCI > 0 && f.MaxCount > 1 && !boxed {
 		notes = append(notes, fmt.Sprintf("%s without a CI (fewer than 2 trials)", plural(f.NoCI, "point")))
 	}
-	if f.Constant > 0 && f.Constant < points && !spec.boxed() {
+	if f.Constant > 0 && f.Constant < points && !boxed {
 		notes = append(notes, fmt.Sprintf("%s without a CI (the same value in every trial, sd = 0)", plural(f.Constant, "point")))
 	}
 	if f.Cut > 0 {
@@ -160,13 +202,7 @@ func (f *Figure) caption() []string {
 	if h := f.hidden(); len(h) > 0 {
 		notes = append(notes, strings.Join(h, "; ")+" (within a marker's width)")
 	}
-	if len(notes) > 0 {
-		lines = append(lines, "Note: "+strings.Join(notes, "; ")+".")
-	}
-	if spec.Note != "" {
-		lines = append(lines, spec.Note)
-	}
-	return lines
+	return notes
 }
 
 func plural(n int, noun string) string {

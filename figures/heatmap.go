@@ -397,18 +397,26 @@ func (h *HeatMap) draw(dc draw.Canvas, l heatLayout) {
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
 	top := dc.Max.Y
-	left := dc.Min.X
-	y := func(fromTop vg.Length) vg.Length { return top - fromTop }
 	if len(l.title) > 0 {
-		dc.FillText(l.titleStyle, vg.Point{X: dc.Center().X, Y: y(pad)}, strings.Join(l.title, "\n"))
+		dc.FillText(l.titleStyle, vg.Point{X: dc.Center().X, Y: top - pad}, strings.Join(l.title, "\n"))
 	}
-	gridL := left + l.gridLeft
-	gridT := y(l.gridTop)
+	gridL := dc.Min.X + l.gridLeft
+	gridT := top - l.gridTop
+	h.drawLabels(dc, l, gridL, gridT)
+	h.drawCells(dc, l, gridL, gridT)
+	h.drawColourBar(dc, l, gridL+vg.Length(len(h.Columns))*l.cw+barGap, gridT-l.barH)
+	for i, line := range l.caption {
+		cy := dc.Min.Y + pad + vg.Length(len(l.caption)-1-i)*l.captionLineH
+		dc.FillText(l.capStyle, vg.Point{X: dc.Min.X + pad, Y: cy}, line)
+	}
+}
+
+// drawLabels draws the axes of a grid whose top left corner is (gridL,
+// gridT): the column field over the column labels, the row field (turned)
+// left of the row labels.
+func (h *HeatMap) drawLabels(dc draw.Canvas, l heatLayout, gridL, gridT vg.Length) {
 	gridW := vg.Length(len(h.Columns)) * l.cw
 	gridH := vg.Length(len(h.Rows)) * l.ch
-
-	// The axes: the column field over the column labels, the row field
-	// (turned) left of the row labels.
 	if h.ColumnField != "" {
 		place(dc, l.axis, h.ColumnField, gridL+gridW/2, gridT+l.colLabelH+l.colFieldH-gap, 0.5, 1)
 	}
@@ -418,13 +426,17 @@ func (h *HeatMap) draw(dc draw.Canvas, l heatLayout) {
 	if h.RowField != "" {
 		rot := l.axis
 		rot.Rotation = math.Pi / 2
-		place(dc, rot, h.RowField, left+pad+l.shift, gridT-gridH/2, 0, 0.5)
+		place(dc, rot, h.RowField, dc.Min.X+pad+l.shift, gridT-gridH/2, 0, 0.5)
 	}
 	for i, r := range h.Rows {
 		place(dc, l.label, r, gridL-gap, gridT-(vg.Length(i)+0.5)*l.ch, 1, 0.5)
 	}
+}
 
-	// The cells, with white rules between them, then the outlines.
+// drawCells draws the cells, with white rules between them, then the
+// outlines of the best ones: black outside and white inside, which shows
+// on any fill.
+func (h *HeatMap) drawCells(dc draw.Canvas, l heatLayout, gridL, gridT vg.Length) {
 	cells := h.cells(l, gridL, gridT)
 	for _, c := range cells {
 		dc.SetColor(c.fill)
@@ -451,10 +463,12 @@ func (h *HeatMap) draw(dc draw.Canvas, l heatLayout) {
 			dc.Stroke(in.Path())
 		}
 	}
+}
 
-	// The colour bar: slices of the scale, bottom (dark, low) to top.
-	barL := gridL + gridW + barGap
-	barB := gridT - l.barH
+// drawColourBar draws the colour bar with its lower left corner at (barL,
+// barB): slices of the scale, bottom (dark, low) to top, its ticks and
+// their labels, and its label (turned) at the right edge.
+func (h *HeatMap) drawColourBar(dc draw.Canvas, l heatLayout, barL, barB vg.Length) {
 	const slicesN = 96
 	for k := range slicesN {
 		p0, p1 := float64(k)/slicesN, float64(k+1)/slicesN
@@ -490,10 +504,5 @@ func (h *HeatMap) draw(dc draw.Canvas, l heatLayout) {
 		rot := l.axis
 		rot.Rotation = math.Pi / 2
 		place(dc, rot, strings.Join(l.barLabel, "\n"), dc.Max.X-pad-l.shift, barB+l.barH/2, 1, 0.5)
-	}
-
-	for i, line := range l.caption {
-		cy := dc.Min.Y + pad + vg.Length(len(l.caption)-1-i)*l.captionLineH
-		dc.FillText(l.capStyle, vg.Point{X: left + pad, Y: cy}, line)
 	}
 }

@@ -125,6 +125,9 @@ type layout struct {
 	axisLabel     text.Style
 }
 
+// layout measures the figure: the width of its plot areas, its panels'
+// plots and axes, what surrounds them (insets, labels, legend, title,
+// caption) and from them its size.
 func (f *Figure) layout() layout {
 	var l layout
 	spec := f.Spec
@@ -134,37 +137,70 @@ func (f *Figure) layout() layout {
 	l.axisLabel = textStyle(labelSize, draw.XCenter, draw.YTop)
 	tick := textStyle(tickSize, draw.XCenter, draw.YTop)
 
-	l.dataW = dataWidth
+	l.dataW = f.plotWidth(tick)
+	l.cells = f.cells(l.cols, l.dataW, l.axisLabel)
+	f.axes(l.cells, l.dataW, tick)
+	f.countBeyond(l.cells)
+	f.countOpen(l.cells)
+	l.measureCells()
+	l.setYLabels(f)
+
+	l.legend = f.legend()
+	l.legendWidth = l.legend.Rectangle(draw.Canvas{}).Size().X
+	gridW := l.yLabelWidth + vg.Length(l.cols-1)*pad
+	for _, in := range l.colIn {
+		gridW += in.left + l.dataW + in.right
+	}
+	l.w = pad + gridW + pad + l.legendWidth + pad
+	l.setTitleCaption(f)
+	l.h = pad + l.titleHeight + l.gridHeight() + l.captionHeight + pad
+	return l
+}
+
+// plotWidth is the width of every panel's plot area: dataWidth, or wider
+// for a categorical x axis, where each category takes an equal share,
+// wide enough for its label and for its points side by side. It sets the
+// room of one point of a category (catRoom), for the theory's strokes.
+func (f *Figure) plotWidth(tick text.Style) vg.Length {
+	w := dataWidth
 	if f.Categories != nil {
-		// Each category takes an equal share, wide enough for its label
-		// and for its points side by side.
 		per := catPerPoint
-		if spec.boxed() {
+		if f.Spec.boxed() {
 			per = boxPerPoint
 		}
 		widest := per * vg.Length(float64(len(f.Series))/catSpread)
 		for _, c := range f.Categories {
 			widest = max(widest, tick.Width(c)+minLabelGap)
 		}
-		l.dataW = max(l.dataW, widest*vg.Length(len(f.Categories)))
-		// The room of one point, for the theory's strokes.
-		f.catRoom = l.dataW / vg.Length(len(f.Categories)) * vg.Length(catSpread/float64(max(1, len(f.Series))))
+		w = max(w, widest*vg.Length(len(f.Categories)))
+		f.catRoom = w / vg.Length(len(f.Categories)) * vg.Length(catSpread/float64(max(1, len(f.Series))))
 	}
+	return w
+}
 
+// cells builds every panel's plots, in rows of cols, with its title, and
+// the x label under the panels that have none below them.
+func (f *Figure) cells(cols int, dataW vg.Length, axisLabel text.Style) []cell {
+	var cells []cell
 	for i := range f.Panels {
-		c := cell{row: i / l.cols, col: i % l.cols, title: f.label(spec.Panel, f.Panels[i].Value)}
+		c := cell{row: i / cols, col: i % cols, title: f.label(f.Spec.Panel, f.Panels[i].Value)}
 		c.main = f.mainPlot(i)
 		if f.ratio() {
 			c.ratio = f.ratioPlot(i)
 		}
-		if i+l.cols >= len(f.Panels) {
-			c.xLabel = wrap(l.axisLabel, spec.xLabel(), l.dataW)
+		if i+cols >= len(f.Panels) {
+			c.xLabel = wrap(axisLabel, f.Spec.xLabel(), dataW)
 		}
-		l.cells = append(l.cells, c)
+		cells = append(cells, c)
 	}
-	f.axes(l.cells, l.dataW, tick)
-	f.countBeyond(l.cells)
-	f.countOpen(l.cells)
+	return cells
+}
+
+// measureCells measures each cell's insets, title and x label, and keeps
+// the largest of each column (left and right) and row (top, bottom, the
+// gap to a ratio panel, title and x label), so that the plot areas of a
+// column, and of a row, line up.
+func (l *layout) measureCells() {
 	l.colIn = make([]insets, l.cols)
 	l.rowIn = make([]insets, l.rows)
 	l.midIn = make([]vg.Length, l.rows)
@@ -190,23 +226,23 @@ func (f *Figure) layout() layout {
 		l.rowTitle[c.row] = max(l.rowTitle[c.row], c.titleHeight)
 		l.rowXLabel[c.row] = max(l.rowXLabel[c.row], c.xLabelHeight)
 	}
+}
 
-	l.yLabel = wrap(l.axisLabel, spec.yLabel(), dataHeight)
+// setYLabels wraps the y label (and the ratio panels' label) to the height
+// of a plot area and sets the width of the column they take.
+func (l *layout) setYLabels(f *Figure) {
+	l.yLabel = wrap(l.axisLabel, f.Spec.yLabel(), dataHeight)
 	l.yLabelWidth = l.axisLabel.Height(strings.Join(l.yLabel, "\n"))
 	if f.ratio() {
-		l.ratioLabel = wrap(l.axisLabel, "÷ "+f.label(spec.Series, spec.RatioTo), ratioHeight+l.midIn[0])
+		l.ratioLabel = wrap(l.axisLabel, "÷ "+f.label(f.Spec.Series, f.Spec.RatioTo), ratioHeight+l.midIn[0])
 		l.yLabelWidth = max(l.yLabelWidth, l.axisLabel.Height(strings.Join(l.ratioLabel, "\n")))
 	}
 	l.yLabelWidth += gap
+}
 
-	l.legend = f.legend()
-	l.legendWidth = l.legend.Rectangle(draw.Canvas{}).Size().X
-	gridW := l.yLabelWidth + vg.Length(l.cols-1)*pad
-	for _, in := range l.colIn {
-		gridW += in.left + l.dataW + in.right
-	}
-	l.w = pad + gridW + pad + l.legendWidth + pad
-
+// setTitleCaption wraps the figure's title and caption to its width and
+// sets their heights.
+func (l *layout) setTitleCaption(f *Figure) {
 	l.title = textStyle(titleSize, draw.XCenter, draw.YTop)
 	if title := f.title(); title != "" {
 		l.titleText = strings.Join(wrap(l.title, title, l.w-2*pad), "\n")
@@ -217,6 +253,11 @@ func (f *Figure) layout() layout {
 		l.captionLines = append(l.captionLines, wrap(l.caption, line, l.w-2*pad)...)
 	}
 	l.captionHeight = vg.Length(len(l.captionLines))*l.caption.Height("Mg")*1.2 + pad
+}
+
+// gridHeight is the height of the panels' rows, or of the legend where
+// that is taller.
+func (l *layout) gridHeight() vg.Length {
 	gridH := vg.Length(l.rows-1) * pad
 	for r := range l.rows {
 		gridH += l.rowHeight(r)
@@ -225,9 +266,7 @@ func (f *Figure) layout() layout {
 	// taller than the rows (groupmean-e2's 17 entries beside one row)
 	// would overprint the caption, so the figure grows to hold it.
 	legendH := l.legend.Rectangle(draw.Canvas{}).Size().Y
-	gridH = max(gridH, l.rowTitle[0]+l.rowIn[0].top+legendH)
-	l.h = pad + l.titleHeight + gridH + l.captionHeight + pad
-	return l
+	return max(gridH, l.rowTitle[0]+l.rowIn[0].top+legendH)
 }
 
 // rowHeight is the height of row r: titles, plot areas, ticks, x labels.

@@ -144,200 +144,26 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	errorf := func(format string, args ...any) error {
-		return fmt.Errorf("figure %q: "+format, append([]any{spec.Name}, args...)...)
-	}
 	summaries, err := pool(summaries, spec)
 	if err != nil {
 		return nil, err
 	}
-	filter := unpooledFilter(spec)
-	fig := &Figure{Spec: spec}
-	panels := map[string]int{}
-	series := map[string]int{}
-	type key struct {
-		panel, series string
-		x             float64
+	pr := newProjection(spec)
+	if err := pr.addAll(summaries); err != nil {
+		return nil, err
 	}
-	seen := map[key]string{}
-	categorical := spec.categorical()
-	category := map[string]int{}
-	var metrics []string
-	for i := range summaries {
-		s := &summaries[i]
-		if !slices.Contains(metrics, s.Metric) {
-			metrics = append(metrics, s.Metric)
-		}
-		if s.Metric != spec.Metric || !keep(s, filter) {
-			continue
-		}
-		cell := s.Cell().Key()
-		get := func(key, name string) (string, error) {
-			if name == "" {
-				return "", nil
-			}
-			v, ok := Field(s, name)
-			if !ok {
-				return "", errorf("key %q: summary %s has no field %q", key, cell, name)
-			}
-			return v, nil
-		}
-		pv, err := get("panel", spec.Panel)
-		if err != nil {
-			return nil, err
-		}
-		sv, err := get("series", spec.Series)
-		if err != nil {
-			return nil, err
-		}
-		xv, err := get("x", spec.X)
-		if err != nil {
-			return nil, err
-		}
-		var x float64
-		if categorical {
-			// The index in order of first appearance; ordered below.
-			ci, ok := category[xv]
-			if !ok {
-				ci = len(fig.CategoryValues)
-				category[xv] = ci
-				fig.CategoryValues = append(fig.CategoryValues, xv)
-			}
-			x = float64(ci)
-		} else {
-			x, err = strconv.ParseFloat(xv, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, errorf("key \"x\": field %q of summary %s is %q, not a finite number", spec.X, cell, xv)
-			}
-		}
-		k := key{pv, sv, x}
-		if other, dup := seen[k]; dup {
-			return nil, errorf("summaries %s and %s fall on the same point (%s); filter them or add a series or panel field", other, cell, where(pv, sv, x))
-		}
-		seen[k] = cell
-
-		pi, ok := panels[pv]
-		if !ok {
-			pi = len(fig.Panels)
-			panels[pv] = pi
-			fig.Panels = append(fig.Panels, Panel{Value: pv})
-		}
-		style, ok := series[sv]
-		if !ok {
-			style = len(fig.Series)
-			series[sv] = style
-			fig.Series = append(fig.Series, sv)
-		}
-		p := &fig.Panels[pi]
-		si := slices.IndexFunc(p.Series, func(s Series) bool { return s.Value == sv })
-		if si < 0 {
-			si = len(p.Series)
-			p.Series = append(p.Series, Series{Value: sv, Style: style})
-		}
-		ser := &p.Series[si]
-		pt := Point{X: x, Mean: float64(s.Mean), Lo: float64(s.CILo), Hi: float64(s.CIHi)}
-		if s.Count >= 2 && math.Abs(float64(s.SD)) <= 1e-12*math.Abs(pt.Mean) {
-			// The same value in every trial: the interval is a point,
-			// and drawing it would claim a CI that is not there.
-			pt.Lo, pt.Hi, pt.Constant = math.NaN(), math.NaN(), true
-		}
-		if spec.Spread == "sd" && s.Count >= 2 {
-			sd := float64(s.SD)
-			pt.Lo, pt.Hi = pt.Mean-sd, pt.Mean+sd
-		}
-		if spec.boxed() {
-			b, err := boxOf(s)
-			if err != nil {
-				return nil, errorf("key \"style\": %w", err)
-			}
-			pt.Box, pt.Lo, pt.Hi = b, math.NaN(), math.NaN()
-		}
-		ser.Points = append(ser.Points, pt)
-		if spec.Theory && s.Theory.Known() {
-			ser.Theory = append(ser.Theory, XY{x, float64(s.Theory)})
-		}
-		if fig.MinCount == 0 || s.Count < fig.MinCount {
-			fig.MinCount = s.Count
-		}
-		fig.MaxCount = max(fig.MaxCount, s.Count)
-		fig.Quick = fig.Quick || s.Quick
-	}
-	if len(fig.Panels) == 0 {
-		msg := fmt.Sprintf("no summary has metric %q", spec.Metric)
-		if slices.Contains(metrics, spec.Metric) {
-			msg = fmt.Sprintf("no summary of metric %q passes the filter", spec.Metric)
-		}
-		return nil, errorf("%s (metrics present: %s)", msg, strings.Join(metrics, ", "))
-	}
-	if categorical {
+	fig := pr.fig
+	if spec.categorical() {
 		if err := fig.orderCategories(); err != nil {
 			return nil, err
 		}
 	}
-	for i, r := range spec.References {
-		if _, ok := panels[r.Panel]; r.Panel != "" && !ok {
-			return nil, errorf("key \"reference[%d].panel\": %q is not a panel of the figure (%s: %s)",
-				i, r.Panel, spec.Panel, strings.Join(quoted(fig.Panels, func(p Panel) string { return p.Value }), ", "))
-		}
-		line := RefLine{Label: r.Label, Series: r.Series, Panel: r.Panel, Style: -1}
-		if r.Series != "" {
-			if style, ok := series[r.Series]; ok {
-				line.Style = style
-			} else {
-				line.Absent = true
-				fig.warnf("reference[%d] %q: series %q is not in the summaries (%s: %s); drawn in black",
-					i, r.Label, r.Series, spec.Series, strings.Join(quoted(fig.Series, func(s string) string { return s }), ", "))
-			}
-		}
-		for j := range r.X {
-			x := r.X[j]
-			if categorical {
-				ci := slices.IndexFunc(fig.CategoryValues, func(v string) bool {
-					f, err := strconv.ParseFloat(v, 64)
-					return err == nil && f == x
-				})
-				if ci < 0 {
-					return nil, errorf("key \"reference[%d].x[%d]\": %v is not a category of x (%s: %s)",
-						i, j, x, spec.X, strings.Join(quoted(fig.CategoryValues, func(s string) string { return s }), ", "))
-				}
-				x = float64(ci)
-			}
-			line.Points = append(line.Points, XY{x, r.Y[j]})
-		}
-		slices.SortStableFunc(line.Points, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
-		fig.References = append(fig.References, line)
+	if err := pr.placeReferences(); err != nil {
+		return nil, err
 	}
-	for i := range fig.Panels {
-		p := &fig.Panels[i]
-		for j := range p.Series {
-			s := &p.Series[j]
-			slices.SortStableFunc(s.Points, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-			slices.SortStableFunc(s.Theory, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
-		}
-		fig.guard(p)
-		fig.guardBoxes(p)
-		fig.cutIntervals(p)
-	}
-	switch {
-	case fig.Clamped == 1:
-		fig.warnf("%s", fig.firstClamp)
-	case fig.Clamped > 1:
-		fig.warnf("%d CI lower bounds ≤ 0 clamped to their panel's smallest positive value on log y; the first: %s", fig.Clamped, fig.firstClamp)
-	}
-	fig.Panels = slices.DeleteFunc(fig.Panels, func(p Panel) bool {
-		if len(p.Series) == 0 {
-			fig.warnf("panel %q: nothing left to draw", p.Value)
-			return true
-		}
-		return false
-	})
-	if len(fig.Panels) == 0 {
-		return nil, errorf("no point of metric %q can be drawn: %s", spec.Metric, strings.Join(fig.Warnings, "; "))
-	}
-	for _, r := range fig.References {
-		if r.Panel != "" && !slices.ContainsFunc(fig.Panels, func(p Panel) bool { return p.Value == r.Panel }) {
-			fig.warnf("reference %q not drawn: panel %q has nothing left to draw", r.Label, r.Panel)
-		}
+	fig.guardPanels()
+	if err := fig.dropEmptyPanels(); err != nil {
+		return nil, err
 	}
 	if spec.Theory && !fig.hasTheory() {
 		fig.warnf("theory asked for, but no summary of metric %q has a theory value", spec.Metric)
@@ -348,6 +174,279 @@ func Project(summaries []results.Summary, spec Spec) (*Figure, error) {
 		}
 	}
 	return fig, nil
+}
+
+// A projection is a figure being filled from summaries, with the indices
+// that find a summary's panel, series, category and point: the panels,
+// series and categories in order of first appearance, and the cell of
+// each point, so that two summaries on one point are refused.
+type projection struct {
+	spec     Spec
+	fig      *Figure
+	panels   map[string]int // panel value → index in fig.Panels
+	series   map[string]int // series value → index in fig.Series
+	seen     map[pointKey]string
+	category map[string]int // x value → index in fig.CategoryValues
+	metrics  []string       // every metric of the summaries, for an error
+}
+
+// A pointKey is where a summary falls in the figure.
+type pointKey struct {
+	panel, series string
+	x             float64
+}
+
+func newProjection(spec Spec) *projection {
+	return &projection{
+		spec:     spec,
+		fig:      &Figure{Spec: spec},
+		panels:   map[string]int{},
+		series:   map[string]int{},
+		seen:     map[pointKey]string{},
+		category: map[string]int{},
+	}
+}
+
+func (pr *projection) errorf(format string, args ...any) error {
+	return fmt.Errorf("figure %q: "+format, append([]any{pr.spec.Name}, args...)...)
+}
+
+// addAll adds every summary of the spec's metric that passes its filter,
+// and fails when none does, naming the metrics there are.
+func (pr *projection) addAll(summaries []results.Summary) error {
+	spec := pr.spec
+	filter := unpooledFilter(spec)
+	for i := range summaries {
+		s := &summaries[i]
+		if !slices.Contains(pr.metrics, s.Metric) {
+			pr.metrics = append(pr.metrics, s.Metric)
+		}
+		if s.Metric != spec.Metric || !keep(s, filter) {
+			continue
+		}
+		if err := pr.add(s); err != nil {
+			return err
+		}
+	}
+	if len(pr.fig.Panels) == 0 {
+		msg := fmt.Sprintf("no summary has metric %q", spec.Metric)
+		if slices.Contains(pr.metrics, spec.Metric) {
+			msg = fmt.Sprintf("no summary of metric %q passes the filter", spec.Metric)
+		}
+		return pr.errorf("%s (metrics present: %s)", msg, strings.Join(pr.metrics, ", "))
+	}
+	return nil
+}
+
+// add places one summary: its panel, series and x, then its point.
+func (pr *projection) add(s *results.Summary) error {
+	spec, fig := pr.spec, pr.fig
+	cell := s.Cell().Key()
+	get := func(key, name string) (string, error) {
+		if name == "" {
+			return "", nil
+		}
+		v, ok := Field(s, name)
+		if !ok {
+			return "", pr.errorf("key %q: summary %s has no field %q", key, cell, name)
+		}
+		return v, nil
+	}
+	pv, err := get("panel", spec.Panel)
+	if err != nil {
+		return err
+	}
+	sv, err := get("series", spec.Series)
+	if err != nil {
+		return err
+	}
+	xv, err := get("x", spec.X)
+	if err != nil {
+		return err
+	}
+	x, err := pr.xOf(xv, cell)
+	if err != nil {
+		return err
+	}
+	k := pointKey{pv, sv, x}
+	if other, dup := pr.seen[k]; dup {
+		return pr.errorf("summaries %s and %s fall on the same point (%s); filter them or add a series or panel field", other, cell, where(pv, sv, x))
+	}
+	pr.seen[k] = cell
+
+	ser := pr.seriesIn(pv, sv)
+	pt, err := pr.point(s, x)
+	if err != nil {
+		return err
+	}
+	ser.Points = append(ser.Points, pt)
+	if spec.Theory && s.Theory.Known() {
+		ser.Theory = append(ser.Theory, XY{x, float64(s.Theory)})
+	}
+	if fig.MinCount == 0 || s.Count < fig.MinCount {
+		fig.MinCount = s.Count
+	}
+	fig.MaxCount = max(fig.MaxCount, s.Count)
+	fig.Quick = fig.Quick || s.Quick
+	return nil
+}
+
+// xOf is the x of a summary's x field value xv: the number, or on a
+// categorical axis the category's index in order of first appearance
+// (orderCategories orders them once every summary is in).
+func (pr *projection) xOf(xv, cell string) (float64, error) {
+	fig := pr.fig
+	if pr.spec.categorical() {
+		ci, ok := pr.category[xv]
+		if !ok {
+			ci = len(fig.CategoryValues)
+			pr.category[xv] = ci
+			fig.CategoryValues = append(fig.CategoryValues, xv)
+		}
+		return float64(ci), nil
+	}
+	x, err := strconv.ParseFloat(xv, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, pr.errorf("key \"x\": field %q of summary %s is %q, not a finite number", pr.spec.X, cell, xv)
+	}
+	return x, nil
+}
+
+// seriesIn returns series sv of panel pv, adding the panel, the series to
+// the figure's (its style) and the series to the panel when they are new.
+func (pr *projection) seriesIn(pv, sv string) *Series {
+	fig := pr.fig
+	pi, ok := pr.panels[pv]
+	if !ok {
+		pi = len(fig.Panels)
+		pr.panels[pv] = pi
+		fig.Panels = append(fig.Panels, Panel{Value: pv})
+	}
+	style, ok := pr.series[sv]
+	if !ok {
+		style = len(fig.Series)
+		pr.series[sv] = style
+		fig.Series = append(fig.Series, sv)
+	}
+	p := &fig.Panels[pi]
+	si := slices.IndexFunc(p.Series, func(s Series) bool { return s.Value == sv })
+	if si < 0 {
+		si = len(p.Series)
+		p.Series = append(p.Series, Series{Value: sv, Style: style})
+	}
+	return &p.Series[si]
+}
+
+// point is a summary's point at x: its mean with the CI, or the spread
+// (spread = "sd") or the box (style = "box") when the spec draws those; a
+// constant metric has no interval.
+func (pr *projection) point(s *results.Summary, x float64) (Point, error) {
+	spec := pr.spec
+	pt := Point{X: x, Mean: float64(s.Mean), Lo: float64(s.CILo), Hi: float64(s.CIHi)}
+	if s.Count >= 2 && math.Abs(float64(s.SD)) <= 1e-12*math.Abs(pt.Mean) {
+		// The same value in every trial: the interval is a point,
+		// and drawing it would claim a CI that is not there.
+		pt.Lo, pt.Hi, pt.Constant = math.NaN(), math.NaN(), true
+	}
+	if spec.Spread == "sd" && s.Count >= 2 {
+		sd := float64(s.SD)
+		pt.Lo, pt.Hi = pt.Mean-sd, pt.Mean+sd
+	}
+	if spec.boxed() {
+		b, err := boxOf(s)
+		if err != nil {
+			return Point{}, pr.errorf("key \"style\": %w", err)
+		}
+		pt.Box, pt.Lo, pt.Hi = b, math.NaN(), math.NaN()
+	}
+	return pt, nil
+}
+
+// placeReferences places the spec's references in the figure: a panel
+// they name must be one of the figure's, a series they name gives them
+// its colour (or black, with a warning, when the summaries lack it), and
+// on a categorical axis each x becomes its category's place.
+func (pr *projection) placeReferences() error {
+	spec, fig := pr.spec, pr.fig
+	for i, r := range spec.References {
+		if _, ok := pr.panels[r.Panel]; r.Panel != "" && !ok {
+			return pr.errorf("key \"reference[%d].panel\": %q is not a panel of the figure (%s: %s)",
+				i, r.Panel, spec.Panel, strings.Join(quoted(fig.Panels, func(p Panel) string { return p.Value }), ", "))
+		}
+		line := RefLine{Label: r.Label, Series: r.Series, Panel: r.Panel, Style: -1}
+		if r.Series != "" {
+			if style, ok := pr.series[r.Series]; ok {
+				line.Style = style
+			} else {
+				line.Absent = true
+				fig.warnf("reference[%d] %q: series %q is not in the summaries (%s: %s); drawn in black",
+					i, r.Label, r.Series, spec.Series, strings.Join(quoted(fig.Series, func(s string) string { return s }), ", "))
+			}
+		}
+		for j := range r.X {
+			x := r.X[j]
+			if spec.categorical() {
+				ci := slices.IndexFunc(fig.CategoryValues, func(v string) bool {
+					f, err := strconv.ParseFloat(v, 64)
+					return err == nil && f == x
+				})
+				if ci < 0 {
+					return pr.errorf("key \"reference[%d].x[%d]\": %v is not a category of x (%s: %s)",
+						i, j, x, spec.X, strings.Join(quoted(fig.CategoryValues, func(s string) string { return s }), ", "))
+				}
+				x = float64(ci)
+			}
+			line.Points = append(line.Points, XY{x, r.Y[j]})
+		}
+		slices.SortStableFunc(line.Points, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
+		fig.References = append(fig.References, line)
+	}
+	return nil
+}
+
+// guardPanels sorts every series by x and leaves out, cuts or clamps in
+// each panel what its axes cannot show (guard, guardBoxes, cutIntervals),
+// then warns once for all the clamped CI bounds.
+func (f *Figure) guardPanels() {
+	for i := range f.Panels {
+		p := &f.Panels[i]
+		for j := range p.Series {
+			s := &p.Series[j]
+			slices.SortStableFunc(s.Points, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+			slices.SortStableFunc(s.Theory, func(a, b XY) int { return cmp.Compare(a.X, b.X) })
+		}
+		f.guard(p)
+		f.guardBoxes(p)
+		f.cutIntervals(p)
+	}
+	switch {
+	case f.Clamped == 1:
+		f.warnf("%s", f.firstClamp)
+	case f.Clamped > 1:
+		f.warnf("%d CI lower bounds ≤ 0 clamped to their panel's smallest positive value on log y; the first: %s", f.Clamped, f.firstClamp)
+	}
+}
+
+// dropEmptyPanels leaves out the panels with nothing left to draw, with a
+// warning for each and for a reference in one of them, and fails when no
+// panel is left.
+func (f *Figure) dropEmptyPanels() error {
+	f.Panels = slices.DeleteFunc(f.Panels, func(p Panel) bool {
+		if len(p.Series) == 0 {
+			f.warnf("panel %q: nothing left to draw", p.Value)
+			return true
+		}
+		return false
+	})
+	if len(f.Panels) == 0 {
+		return fmt.Errorf("figure %q: no point of metric %q can be drawn: %s", f.Spec.Name, f.Spec.Metric, strings.Join(f.Warnings, "; "))
+	}
+	for _, r := range f.References {
+		if r.Panel != "" && !slices.ContainsFunc(f.Panels, func(p Panel) bool { return p.Value == r.Panel }) {
+			f.warnf("reference %q not drawn: panel %q has nothing left to draw", r.Label, r.Panel)
+		}
+	}
+	return nil
 }
 
 // orderCategories puts the categories of a categorical x axis in order

@@ -147,6 +147,23 @@ func (s Spec) Validate() error {
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("figure %q: key %q "+format, append([]any{s.Name, key}, args...)...))
 	}
+	s.checkFields(bad)
+	s.checkReferences(bad)
+	s.checkCategories(bad)
+	s.checkPool(bad)
+	s.checkSpread(bad)
+	s.checkStyle(bad)
+	s.checkFormats(bad)
+	return errors.Join(errs...)
+}
+
+// A badKey records an error of a spec's key; Validate collects them all,
+// so that one run of a spec names every mistake in it.
+type badKey func(key, format string, args ...any)
+
+// checkFields checks the keys that pick what is drawn: the name, metric,
+// labels, x, series and panel fields, filter and columns.
+func (s Spec) checkFields(bad badKey) {
 	switch {
 	case s.Name == "":
 		bad("name", "is required")
@@ -180,6 +197,12 @@ func (s Spec) Validate() error {
 	if s.Columns < 0 {
 		bad("columns", "must be >= 0, got %d", s.Columns)
 	}
+}
+
+// checkReferences checks each reference: a label, a series or panel only
+// where the figure has that field, and as many finite y as x values (> 0
+// on a log axis).
+func (s Spec) checkReferences(bad badKey) {
 	for i, r := range s.References {
 		key := fmt.Sprintf("reference[%d]", i)
 		if r.Label == "" {
@@ -212,6 +235,11 @@ func (s Spec) Validate() error {
 			}
 		}
 	}
+}
+
+// checkCategories checks a categorical x axis: evenly spaced points, so
+// no log x, band or lines, and labels that are not empty or repeated.
+func (s Spec) checkCategories(bad badKey) {
 	if s.categorical() {
 		key := "x_categorical"
 		if len(s.Categories) > 0 {
@@ -234,6 +262,11 @@ func (s Spec) Validate() error {
 			bad(fmt.Sprintf("categories[%d]", i), "repeats %q", c)
 		}
 	}
+}
+
+// checkPool checks the pooled fields: ones a cell has, not drawn by the
+// figure, each once.
+func (s Spec) checkPool(bad badKey) {
 	for i, f := range s.Pool {
 		switch {
 		case !validPoolField(f):
@@ -244,6 +277,11 @@ func (s Spec) Validate() error {
 			bad(fmt.Sprintf("pool[%d]", i), "repeats %q", f)
 		}
 	}
+}
+
+// checkSpread checks the spread band (spread, sd_from): drawn instead of
+// the CI, and only along a numeric x.
+func (s Spec) checkSpread(bad badKey) {
 	switch {
 	case s.Spread != "" && s.Spread != "sd":
 		bad("spread", "is %q; the one spread is \"sd\"", s.Spread)
@@ -257,6 +295,11 @@ func (s Spec) Validate() error {
 	if s.Spread != "" && s.categorical() {
 		bad("spread", "cannot go with a categorical x: a band joins the categories")
 	}
+}
+
+// checkStyle checks the style (box plots go with a categorical x and
+// nothing that draws a mean's interval or a ratio) and the ratio panels.
+func (s Spec) checkStyle(bad badKey) {
 	switch {
 	case s.Style != "" && s.Style != StylePoints && s.Style != StyleBox:
 		bad("style", "is %q; it takes \"points\" (the default) or \"box\"", s.Style)
@@ -277,6 +320,10 @@ func (s Spec) Validate() error {
 	if s.RatioTo != "" && s.Series == "" {
 		bad("ratio_to", "is %q, but the figure has no series field", s.RatioTo)
 	}
+}
+
+// checkFormats checks that every format is known and named once.
+func (s Spec) checkFormats(bad badKey) {
 	for i, f := range s.Formats {
 		switch {
 		case !slices.Contains(Formats, f):
@@ -285,7 +332,6 @@ func (s Spec) Validate() error {
 			bad("formats", "repeats %q", f)
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // formats returns the spec's formats, or DefaultFormats when it names none.
