@@ -80,37 +80,43 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 	lo, hi := m.Domain()
 	xs := inputGrid(lo, hi, res.Inputs)
 	if d, isD := m.(mechanisms.Discrete); isD {
-		outs := d.Outputs()
-		f, _ := law{
-			cells:         len(outs),
-			groups:        []int{-1},
-			vs:            xs,
-			eval:          func(in Input, dst []float64) { d.Probabilities(in.V, dst) },
-			label:         func(c int) string { return "y=" + num(outs[c]) },
-			probabilities: true, sumToOne: true, refine: true,
-		}.scan()
-		f.Method = MethodExact
-		return f, true, nil
+		return auditDiscrete(d, xs), true, nil
 	}
 	c, isC := m.(mechanisms.Continuous)
 	if !isC {
 		return Finding{}, false, nil
 	}
+	if f, err = auditContinuous(m, c, lo, hi, xs, res); err != nil {
+		return Finding{}, false, err
+	}
+	return f, true, nil
+}
+
+// auditDiscrete audits a discrete law by its output probabilities at the
+// inputs xs, refined around each output's extrema.
+func auditDiscrete(d mechanisms.Discrete, xs []float64) Finding {
+	outs := d.Outputs()
+	f, _ := law{
+		cells:         len(outs),
+		groups:        []int{-1},
+		vs:            xs,
+		eval:          func(in Input, dst []float64) { d.Probabilities(in.V, dst) },
+		label:         func(c int) string { return "y=" + num(outs[c]) },
+		probabilities: true, sumToOne: true, refine: true,
+	}.scan()
+	f.Method = MethodExact
+	return f
+}
+
+// auditContinuous audits a continuous law, at the inputs xs, by the worst
+// of its densities on the output grid, its point masses (Atoms) and the
+// probabilities of fine buckets.
+func auditContinuous(m mechanisms.Mechanism, c mechanisms.Continuous, lo, hi float64, xs []float64, res Resolution) (Finding, error) {
 	// A mechanism whose law is cheaper in batches (an external program's)
 	// answers each input's grid in one call; its first error ends the
 	// audit.
-	batch, _ := m.(mechanisms.LawBatcher)
-	var batchErr error
-	keep := func(err error, dst []float64) {
-		if err != nil {
-			if batchErr == nil {
-				batchErr = err
-			}
-			for j := range dst {
-				dst[j] = math.NaN()
-			}
-		}
-	}
+	b := &lawBatch{}
+	b.batch, _ = m.(mechanisms.LawBatcher)
 	ya, yb := window1D(c, lo, hi)
 	ys := outputPoints(ya, yb, res.Outputs, breakpoints(m, lo, hi))
 	f, ext := law{
@@ -118,8 +124,8 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		groups: []int{-1},
 		vs:     xs,
 		eval: func(in Input, dst []float64) {
-			if batch != nil {
-				keep(batch.DensitiesAt(dst, ys, in.V), dst)
+			if b.batch != nil {
+				b.keep(b.batch.DensitiesAt(dst, ys, in.V), dst)
 				return
 			}
 			for j, y := range ys {
@@ -132,16 +138,7 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		f.Note = note
 	}
 	if a, hasAtoms := m.(mechanisms.Atoms); hasAtoms {
-		outs := a.AtomOutputs()
-		fa, _ := law{
-			cells:         len(outs),
-			groups:        []int{-1},
-			vs:            xs,
-			eval:          func(in Input, dst []float64) { a.AtomProbabilities(in.V, dst) },
-			label:         func(c int) string { return "atom y=" + num(outs[c]) },
-			probabilities: true, refine: true,
-		}.scan()
-		f = worse(f, fa)
+		f = worse(f, auditAtoms(a, xs))
 	}
 	edges := bucketEdges(c, ya, yb, res.Buckets)
 	fb, _ := law{
@@ -149,8 +146,8 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		groups: []int{-1},
 		vs:     xs,
 		eval: func(in Input, dst []float64) {
-			if batch != nil {
-				keep(batch.BucketsAt(dst, edges, in.V, in.V), dst)
+			if b.batch != nil {
+				b.keep(b.batch.BucketsAt(dst, edges, in.V, in.V), dst)
 				return
 			}
 			for j := range dst {
@@ -160,12 +157,46 @@ func AuditLaw(m mechanisms.Mechanism, res Resolution) (f Finding, ok bool, err e
 		label:         func(j int) string { return "bucket (" + num(edges[j]) + ", " + num(edges[j+1]) + "]" },
 		probabilities: true, sumToOne: true,
 	}.scan()
-	if batchErr != nil {
-		return Finding{}, false, fmt.Errorf("audit %s at ε = %v: %w", m.Name(), m.Epsilon(), batchErr)
+	if b.err != nil {
+		return Finding{}, fmt.Errorf("audit %s at ε = %v: %w", m.Name(), m.Epsilon(), b.err)
 	}
 	f = worse(f, fb)
 	f.Method = MethodDensity
-	return f, true, nil
+	return f, nil
+}
+
+// auditAtoms audits the point masses of a continuous law as a discrete
+// law.
+func auditAtoms(a mechanisms.Atoms, xs []float64) Finding {
+	outs := a.AtomOutputs()
+	f, _ := law{
+		cells:         len(outs),
+		groups:        []int{-1},
+		vs:            xs,
+		eval:          func(in Input, dst []float64) { a.AtomProbabilities(in.V, dst) },
+		label:         func(c int) string { return "atom y=" + num(outs[c]) },
+		probabilities: true, refine: true,
+	}.scan()
+	return f
+}
+
+// A lawBatch is the batched law of a mechanism, if it has one, and the
+// first error of its calls: an error leaves NaN in the values asked for,
+// and ends the audit once the scan is over.
+type lawBatch struct {
+	batch mechanisms.LawBatcher
+	err   error
+}
+
+func (b *lawBatch) keep(err error, dst []float64) {
+	if err != nil {
+		if b.err == nil {
+			b.err = err
+		}
+		for j := range dst {
+			dst[j] = math.NaN()
+		}
+	}
 }
 
 // window1D returns the output window of a continuous mechanism: its output

@@ -325,58 +325,74 @@ func round(v float64) float64 {
 // mark (except the Monte Carlo passes, one dash each), and marks in the
 // band at one x are set side by side.
 func (f *auditFigure) setMarks(rows []Row) {
-	famOf := func(r Row) int {
-		i := slices.IndexFunc(f.fams, func(fm family) bool { return fm.name == r.Family })
-		if i < 0 {
-			n := len(f.fams)
-			c := violColors[n%len(violColors)]
-			// Colour and shape advance together, and the shape moves on a
-			// step more each time the colours come round: no two of the
-			// first 30 families look alike.
-			s := violShapes[(n+n/len(violColors))%len(violShapes)]
-			f.fams = append(f.fams, family{name: r.Family, color: c, shape: s})
-			i = n
-		}
-		if r.KnownIssue != "" {
-			f.fams[i].known = r.KnownIssue
-		}
-		return i
-	}
 	for _, r := range rows {
 		if math.IsNaN(r.Epsilon) {
 			continue // listed in the caption
 		}
-		m := mark{kind: passLaw, fam: -1, mc: r.Method == MethodMonteCarlo, x: round(r.Claimed), y: r.Epsilon, n: 1}
-		switch {
-		case r.Verdict != Pass:
-			m.kind = violation
-			m.fam = famOf(r)
-			f.violations++
-			if m.mc {
-				f.fams[m.fam].mc++
-			} else {
-				f.fams[m.fam].exact++
-			}
-		case m.mc:
-			m.kind = passMC
-		}
-		switch {
-		case m.y > f.yHi:
-			m.where = above
-		case !(m.y >= f.yLo):
-			m.where = below
-		}
-		if m.kind != passMC || m.where != onScale {
-			i := slices.IndexFunc(f.marks, func(o mark) bool {
-				return o.kind == m.kind && o.fam == m.fam && o.mc == m.mc && o.x == m.x && (o.y == m.y || round(o.y) == round(m.y))
-			})
-			if i >= 0 {
-				f.marks[i].n++
-				continue
-			}
-		}
-		f.marks = append(f.marks, m)
+		f.addMark(r)
 	}
+	f.setOffsets()
+}
+
+// famOf returns the index of a violating row's family, adding the family
+// with the next colour and shape when it is new.
+func (f *auditFigure) famOf(r Row) int {
+	i := slices.IndexFunc(f.fams, func(fm family) bool { return fm.name == r.Family })
+	if i < 0 {
+		n := len(f.fams)
+		c := violColors[n%len(violColors)]
+		// Colour and shape advance together, and the shape moves on a
+		// step more each time the colours come round: no two of the
+		// first 30 families look alike.
+		s := violShapes[(n+n/len(violColors))%len(violShapes)]
+		f.fams = append(f.fams, family{name: r.Family, color: c, shape: s})
+		i = n
+	}
+	if r.KnownIssue != "" {
+		f.fams[i].known = r.KnownIssue
+	}
+	return i
+}
+
+// addMark adds a row to the mark of its kind, family and method at its
+// point, or as a mark of its own.
+func (f *auditFigure) addMark(r Row) {
+	m := mark{kind: passLaw, fam: -1, mc: r.Method == MethodMonteCarlo, x: round(r.Claimed), y: r.Epsilon, n: 1}
+	switch {
+	case r.Verdict != Pass:
+		m.kind = violation
+		m.fam = f.famOf(r)
+		f.violations++
+		if m.mc {
+			f.fams[m.fam].mc++
+		} else {
+			f.fams[m.fam].exact++
+		}
+	case m.mc:
+		m.kind = passMC
+	}
+	switch {
+	case m.y > f.yHi:
+		m.where = above
+	case !(m.y >= f.yLo):
+		m.where = below
+	}
+	if m.kind != passMC || m.where != onScale {
+		i := slices.IndexFunc(f.marks, func(o mark) bool {
+			return o.kind == m.kind && o.fam == m.fam && o.mc == m.mc && o.x == m.x && (o.y == m.y || round(o.y) == round(m.y))
+		})
+		if i >= 0 {
+			f.marks[i].n++
+			return
+		}
+	}
+	f.marks = append(f.marks, m)
+}
+
+// setOffsets sets the marks' sideways offsets: a Monte Carlo bound beside
+// the exact mark at its claim, and the marks in the band at one x side by
+// side.
+func (f *auditFigure) setOffsets() {
 	// A Monte Carlo bound is set beside the exact mark at its claim: a
 	// violation to the left, where the diagonal is lower, a pass to the
 	// right, where it is higher, so that each stays on its side of it.
@@ -671,48 +687,7 @@ func (f *auditFigure) setCaption(rows []Row) {
 	ps = append(ps, fmt.Sprintf("%d rows, %d violating their claim. Each mark is one row of the audit (a mechanism at one ε, by one method) at its claimed ε (x) and audited ε (y, the log of the largest probability ratio found). Filled marks: the exact or density audit of the mechanism's law; hollow marks (set left of their claim) and grey dashes (right of it): Monte Carlo lower bounds (one-sided Clopper–Pearson). Rows at one point are drawn once (a pass with its count, ×n); the excess audited − claimed is written beside each violation.", f.rows, f.violations))
 	// Values above and below the axis, by family (or pass) and method.
 	for _, w := range []where{above, below} {
-		// who → value → the claims (with counts) it was found at.
-		type val struct {
-			v      string
-			claims []string
-		}
-		var items []string
-		groups := map[string][]*val{}
-		var order []string
-		for _, m := range f.marks {
-			if m.where != w {
-				continue
-			}
-			who := "passes"
-			if m.kind == violation {
-				who = f.fams[m.fam].name
-			}
-			if m.mc {
-				who += " (Monte Carlo)"
-			} else {
-				who += " (exact)"
-			}
-			if _, ok := groups[who]; !ok {
-				order = append(order, who)
-			}
-			claim := num(m.x)
-			if m.n > 1 {
-				claim += fmt.Sprintf(" (×%d)", m.n)
-			}
-			i := slices.IndexFunc(groups[who], func(v *val) bool { return v.v == num3(m.y) })
-			if i < 0 {
-				groups[who] = append(groups[who], &val{v: num3(m.y)})
-				i = len(groups[who]) - 1
-			}
-			groups[who][i].claims = append(groups[who][i].claims, claim)
-		}
-		for _, who := range order {
-			var vs []string
-			for _, v := range groups[who] {
-				vs = append(vs, v.v+" at ε = "+strings.Join(v.claims, ", "))
-			}
-			items = append(items, who+" "+strings.Join(vs, "; "))
-		}
+		items := f.offAxis(w)
 		if len(items) == 0 {
 			continue
 		}
@@ -722,24 +697,7 @@ func (f *auditFigure) setCaption(rows []Row) {
 			ps = append(ps, fmt.Sprintf("Below the axis (audited ε < %s), drawn on its bottom edge: %s.", num3(f.yLo), strings.Join(items, "; ")))
 		}
 	}
-	// Exact passes well below the diagonal: looser than claimed.
-	loose := map[string][]string{}
-	var order []string
-	for _, r := range rows {
-		if r.Verdict == Pass && r.Method != MethodMonteCarlo && r.Epsilon < r.Claimed*0.999 {
-			if _, ok := loose[r.Family]; !ok {
-				order = append(order, r.Family)
-			}
-			if v := num(r.Claimed); !slices.Contains(loose[r.Family], v) {
-				loose[r.Family] = append(loose[r.Family], v)
-			}
-		}
-	}
-	if len(order) > 0 {
-		var items []string
-		for _, fam := range order {
-			items = append(items, fam+" at ε = "+strings.Join(loose[fam], ", "))
-		}
+	if items := loosePasses(rows); len(items) > 0 {
 		ps = append(ps, "Below the diagonal by an exact audit (more private than claimed): "+strings.Join(items, "; ")+".")
 	}
 	var out []string
@@ -762,6 +720,78 @@ func (f *auditFigure) setCaption(rows []Row) {
 		ps = append(ps, fmt.Sprintf("Not drawn, no audited value: %s.", strings.Join(nan, "; ")))
 	}
 	f.caption = ps
+}
+
+// offAxis lists the values of the marks drawn at w (above or below the
+// axis), off its scale, so that the caption gives them: by family (or
+// pass) and method, each value with the claims (and counts) it was found
+// at.
+func (f *auditFigure) offAxis(w where) []string {
+	// who → value → the claims (with counts) it was found at.
+	type val struct {
+		v      string
+		claims []string
+	}
+	var items []string
+	groups := map[string][]*val{}
+	var order []string
+	for _, m := range f.marks {
+		if m.where != w {
+			continue
+		}
+		who := "passes"
+		if m.kind == violation {
+			who = f.fams[m.fam].name
+		}
+		if m.mc {
+			who += " (Monte Carlo)"
+		} else {
+			who += " (exact)"
+		}
+		if _, ok := groups[who]; !ok {
+			order = append(order, who)
+		}
+		claim := num(m.x)
+		if m.n > 1 {
+			claim += fmt.Sprintf(" (×%d)", m.n)
+		}
+		i := slices.IndexFunc(groups[who], func(v *val) bool { return v.v == num3(m.y) })
+		if i < 0 {
+			groups[who] = append(groups[who], &val{v: num3(m.y)})
+			i = len(groups[who]) - 1
+		}
+		groups[who][i].claims = append(groups[who][i].claims, claim)
+	}
+	for _, who := range order {
+		var vs []string
+		for _, v := range groups[who] {
+			vs = append(vs, v.v+" at ε = "+strings.Join(v.claims, ", "))
+		}
+		items = append(items, who+" "+strings.Join(vs, "; "))
+	}
+	return items
+}
+
+// loosePasses lists, by family, the claims at which an exact audit passed
+// well below the diagonal: looser than claimed.
+func loosePasses(rows []Row) []string {
+	loose := map[string][]string{}
+	var order []string
+	for _, r := range rows {
+		if r.Verdict == Pass && r.Method != MethodMonteCarlo && r.Epsilon < r.Claimed*0.999 {
+			if _, ok := loose[r.Family]; !ok {
+				order = append(order, r.Family)
+			}
+			if v := num(r.Claimed); !slices.Contains(loose[r.Family], v) {
+				loose[r.Family] = append(loose[r.Family], v)
+			}
+		}
+	}
+	var items []string
+	for _, fam := range order {
+		items = append(items, fam+" at ε = "+strings.Join(loose[fam], ", "))
+	}
+	return items
 }
 
 // A legendEntry is a thumbnail and its text.

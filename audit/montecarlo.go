@@ -145,28 +145,52 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 		return Finding{}, fmt.Errorf("monte carlo: alpha = %v: must be in (0, 1)", cfg.Alpha)
 	}
 	// 1. Pilot: the events.
+	groups, index, err := pilotGroups(draw, in0, in1, cfg, rng)
+	if err != nil {
+		return Finding{}, err
+	}
+	// 2. Counts of fresh reports.
+	c0 := countReports(draw, in0, groups, index, cfg.N, rng)
+	c1 := countReports(draw, in1, groups, index, cfg.N, rng)
+	events := mcEvents(groups, c0, c1, in0.G >= 0)
+	// 3. Bounds.
+	f := Finding{Method: MethodMonteCarlo, X0: in0, X1: in1, Samples: cfg.N, Events: len(events), Alpha: cfg.Alpha}
+	if len(events) == 0 {
+		f.Note = "no output event"
+		return f, nil
+	}
+	if err := mcBound(&f, events, in0, in1, cfg); err != nil {
+		return Finding{}, err
+	}
+	return f, nil
+}
+
+// pilotGroups draws the pilot, cfg.Pilot reports per input, and chooses
+// the events from it: the output groups g′ it saw, in order, each with
+// its distinct values (categorical, when there are at most
+// cfg.MaxCategories) or its inner bucket edges at the pilot's quantiles.
+// index[h+1] is the position of output group h in groups (h ≥ -1), or -1:
+// a slice, not a map, as it is looked up once per report.
+func pilotGroups(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (groups []*outGroup, index []int, err error) {
 	pilot := make(map[int][]float64)
 	for _, in := range []Input{in0, in1} {
 		for range cfg.Pilot {
 			h, y := draw(in, rng)
 			if h < -1 {
-				return Finding{}, fmt.Errorf("monte carlo: a report of %v has group %d", in, h)
+				return nil, nil, fmt.Errorf("monte carlo: a report of %v has group %d", in, h)
 			}
 			if math.IsNaN(y) {
-				return Finding{}, fmt.Errorf("monte carlo: a report of %v is NaN", in)
+				return nil, nil, fmt.Errorf("monte carlo: a report of %v is NaN", in)
 			}
 			pilot[h] = append(pilot[h], y)
 		}
 	}
-	var groups []*outGroup
-	// index[h+1] is the position of output group h in groups (h ≥ -1), or
-	// -1: a slice, not a map, as it is looked up once per report.
 	hs := make([]int, 0, len(pilot))
 	for h := range pilot {
 		hs = append(hs, h)
 	}
 	slices.Sort(hs)
-	index := make([]int, hs[len(hs)-1]+2)
+	index = make([]int, hs[len(hs)-1]+2)
 	for i := range index {
 		index[i] = -1
 	}
@@ -186,31 +210,40 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 		index[h+1] = len(groups)
 		groups = append(groups, o)
 	}
-	// 2. Counts of fresh reports; reports in a group the pilot never saw
-	// fall in no event.
-	count := func(in Input) [][]int {
-		c := make([][]int, len(groups))
-		for i, o := range groups {
-			c[i] = make([]int, o.cells())
-		}
-		for range cfg.N {
-			h, y := draw(in, rng)
-			if h+1 < 0 || h+1 >= len(index) || index[h+1] < 0 {
-				continue
-			}
-			i := index[h+1]
-			c[i][groups[i].cell(y)]++
-		}
-		return c
+	return groups, index, nil
+}
+
+// countReports draws n fresh reports of in and counts them in the cells
+// of their output group; reports in a group the pilot never saw fall in
+// no event.
+func countReports(draw sampler, in Input, groups []*outGroup, index []int, n int, rng *rand.Rand) [][]int {
+	c := make([][]int, len(groups))
+	for i, o := range groups {
+		c[i] = make([]int, o.cells())
 	}
-	c0, c1 := count(in0), count(in1)
-	// The events and their counts.
-	type event struct {
-		what   string
-		k0, k1 int
+	for range n {
+		h, y := draw(in, rng)
+		if h+1 < 0 || h+1 >= len(index) || index[h+1] < 0 {
+			continue
+		}
+		i := index[h+1]
+		c[i][groups[i].cell(y)]++
 	}
-	var events []event
-	joint := in0.G >= 0
+	return c
+}
+
+// An mcEvent is an output event and its counts at the two inputs.
+type mcEvent struct {
+	what   string
+	k0, k1 int
+}
+
+// mcEvents lists the events and their counts (c0, c1 by group and cell):
+// for a group mechanism each reported group g′ (when there are several);
+// in each group each value, or each bucket, and the thresholds {Y ≤ e},
+// {Y > e} at every value or bucket edge.
+func mcEvents(groups []*outGroup, c0, c1 [][]int, joint bool) []mcEvent {
+	var events []mcEvent
 	for i, o := range groups {
 		where := ""
 		if joint {
@@ -222,11 +255,11 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 			total1 += c1[i][j]
 		}
 		if joint && len(groups) > 1 {
-			events = append(events, event{fmt.Sprintf("g'=%d", o.h), total0, total1})
+			events = append(events, mcEvent{fmt.Sprintf("g'=%d", o.h), total0, total1})
 		}
 		if o.categorical {
 			for j, v := range o.values {
-				events = append(events, event{where + "y=" + num(v), c0[i][j], c1[i][j]})
+				events = append(events, mcEvent{where + "y=" + num(v), c0[i][j], c1[i][j]})
 			}
 			continue
 		}
@@ -238,23 +271,25 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 			if j < len(o.values) {
 				hi = num(o.values[j])
 			}
-			events = append(events, event{where + "y ∈ (" + lo + ", " + hi + "]", c0[i][j], c1[i][j]})
+			events = append(events, mcEvent{where + "y ∈ (" + lo + ", " + hi + "]", c0[i][j], c1[i][j]})
 		}
 		below0, below1 := 0, 0
 		for j, e := range o.values {
 			below0 += c0[i][j]
 			below1 += c1[i][j]
 			events = append(events,
-				event{where + "y ≤ " + num(e), below0, below1},
-				event{where + "y > " + num(e), total0 - below0, total1 - below1})
+				mcEvent{where + "y ≤ " + num(e), below0, below1},
+				mcEvent{where + "y > " + num(e), total0 - below0, total1 - below1})
 		}
 	}
-	// 3. Bounds.
-	f := Finding{Method: MethodMonteCarlo, X0: in0, X1: in1, Samples: cfg.N, Events: len(events), Alpha: cfg.Alpha}
-	if len(events) == 0 {
-		f.Note = "no output event"
-		return f, nil
-	}
+	return events
+}
+
+// mcBound sets f's Epsilon to the largest ln(L(E|x)/U(E|x′)) over the
+// events and both directions, at least 0, with the event and inputs that
+// give it: each bound one-sided Clopper–Pearson at alpha/(4m), so that all
+// 4m hold at once with probability 1 - alpha (Bonferroni).
+func mcBound(f *Finding, events []mcEvent, in0, in1 Input, cfg MCConfig) error {
 	level := cfg.Alpha / float64(4*len(events))
 	best := math.Inf(-1)
 	for _, e := range events {
@@ -265,11 +300,11 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 			}
 			l, err := ClopperPearsonLower(ka, cfg.N, level)
 			if err != nil {
-				return Finding{}, err
+				return err
 			}
 			u, err := ClopperPearsonUpper(kb, cfg.N, level)
 			if err != nil {
-				return Finding{}, err
+				return err
 			}
 			if !(l > 0) {
 				continue
@@ -283,5 +318,5 @@ func monteCarlo(draw sampler, in0, in1 Input, cfg MCConfig, rng *rand.Rand) (Fin
 	f.Epsilon = max(best, 0)
 	f.Note = fmt.Sprintf("lower bound at confidence %g: one-sided Clopper–Pearson at %.3g each (Bonferroni over %d events × 4 bounds); events from a separate pilot of %d reports per input",
 		1-cfg.Alpha, level, len(events), cfg.Pilot)
-	return f, nil
+	return nil
 }

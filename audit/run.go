@@ -118,19 +118,53 @@ func Run(ctx context.Context, targets []Target, opt Options) ([]Row, error) {
 			return nil, err
 		}
 	}
-	type out struct {
-		law     *Finding
-		hasLaw  bool
-		mc      *Finding
-		pending bool // Monte Carlo still to run
-	}
-	outs := make([]out, len(targets))
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	outs := make([]targetOut, len(targets))
 	// Pass 1: the exact audits (they decide which targets need a Monte
 	// Carlo row, and so the per-row alpha).
+	if err := auditLaws(ctx, targets, outs, opt, workers); err != nil {
+		return nil, err
+	}
+	nMC := 0
+	for _, o := range outs {
+		if o.pending {
+			nMC++
+		}
+	}
+	mc := opt.MC.withDefaults()
+	if nMC > 0 {
+		mc.Alpha /= float64(nMC)
+	}
+	// Pass 2: the Monte Carlo rows.
+	if err := auditMC(ctx, targets, outs, mc, opt.Seed, workers); err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for i, t := range targets {
+		for _, f := range []*Finding{outs[i].law, outs[i].mc} {
+			if f != nil {
+				rows = append(rows, Row{Target: t, Finding: *f, Verdict: f.Verdict(t.Claimed)})
+			}
+		}
+	}
+	return rows, nil
+}
+
+// A targetOut is what Run found about one target.
+type targetOut struct {
+	law     *Finding
+	hasLaw  bool
+	mc      *Finding
+	pending bool // Monte Carlo still to run
+}
+
+// auditLaws audits the law of every target that exposes one, workers at a
+// time, and marks the targets that need a Monte Carlo row: those without
+// a law, and all of them when opt.MC.N > 0.
+func auditLaws(ctx context.Context, targets []Target, outs []targetOut, opt Options, workers int) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for i, t := range targets {
@@ -156,21 +190,14 @@ func Run(ctx context.Context, targets []Target, opt Options) ([]Row, error) {
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	nMC := 0
-	for _, o := range outs {
-		if o.pending {
-			nMC++
-		}
-	}
-	mc := opt.MC.withDefaults()
-	if nMC > 0 {
-		mc.Alpha /= float64(nMC)
-	}
-	// Pass 2: the Monte Carlo rows.
-	g, gctx = errgroup.WithContext(ctx)
+	return g.Wait()
+}
+
+// auditMC runs the Monte Carlo audit of every pending target, workers at
+// a time, each from a PCG seeded by (seed, the target's hash), so that a
+// row depends neither on the other targets nor on workers.
+func auditMC(ctx context.Context, targets []Target, outs []targetOut, mc MCConfig, seed uint64, workers int) error {
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for i, t := range targets {
 		if !outs[i].pending {
@@ -180,7 +207,7 @@ func Run(ctx context.Context, targets []Target, opt Options) ([]Row, error) {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			rng := rand.New(rand.NewPCG(opt.Seed, targetHash(t)))
+			rng := rand.New(rand.NewPCG(seed, targetHash(t)))
 			x0, x1 := mcInputs(t, outs[i].law)
 			var f Finding
 			var err error
@@ -196,18 +223,7 @@ func Run(ctx context.Context, targets []Target, opt Options) ([]Row, error) {
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	var rows []Row
-	for i, t := range targets {
-		for _, f := range []*Finding{outs[i].law, outs[i].mc} {
-			if f != nil {
-				rows = append(rows, Row{Target: t, Finding: *f, Verdict: f.Verdict(t.Claimed)})
-			}
-		}
-	}
-	return rows, nil
+	return g.Wait()
 }
 
 // mcInputs picks the two inputs of a Monte Carlo audit: the exact audit's
