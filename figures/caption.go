@@ -44,8 +44,12 @@ func (f *Figure) caption() []string {
 		lines = append(lines, "The x axis is categorical: each category's "+marks+" are spread sideways by series, not joined by lines.")
 	}
 	if f.ratio() {
-		lines = append(lines, fmt.Sprintf("Lower panels: each series' mean divided by that of %s at the same x (theory by theory, dashed), without CI.",
-			f.label(spec.Series, spec.RatioTo)))
+		theory := ""
+		if f.hasRatioTheory() {
+			theory = " (theory by theory, dashed)"
+		}
+		lines = append(lines, fmt.Sprintf("Lower panels: each series' mean divided by that of %s at the same x%s, without CI.",
+			f.label(spec.Series, spec.RatioTo), theory))
 	}
 	if ref := f.referencesLine(); ref != "" {
 		lines = append(lines, ref)
@@ -179,6 +183,9 @@ func (f *Figure) notes(points int) []string {
 	}
 	if f.Constant > 0 && f.Constant < points && !boxed {
 		notes = append(notes, fmt.Sprintf("%s without a CI (the same value in every trial, sd = 0)", plural(f.Constant, "point")))
+	}
+	if f.BandCut > 0 {
+		notes = append(notes, fmt.Sprintf("%s cut: a band may reach beyond the means only as far as they spread", plural(f.BandCut, "band edge")))
 	}
 	if f.Cut > 0 {
 		notes = append(notes, fmt.Sprintf("%s cut (arrowheads): an interval may reach beyond the means only as far as they spread", plural(f.Cut, "CI end")))

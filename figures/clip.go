@@ -21,13 +21,15 @@ const (
 	minLogSpan = 0.5
 )
 
-// cutIntervals cuts the error bars of a panel to the reach of its means,
-// theory and references (bars only: bands and boxes have rules of their
-// own), marking each cut end of a Point (LoCut, HiCut).
+// cutIntervals cuts the error bars and bands of a panel to the reach of
+// its means, theory and references (boxes have a rule of their own),
+// marking each cut end of a Point (LoCut, HiCut). A band's lower edge on a
+// log axis keeps its own rule (open at the panel's bottom, bandOpen).
 func (f *Figure) cutIntervals(p *Panel) {
-	if f.Spec.boxed() || f.Spec.banded() {
+	if f.Spec.boxed() {
 		return
 	}
+	banded := f.Spec.banded()
 	logY := f.Spec.LogY
 	to := func(v float64) float64 {
 		if logY {
@@ -69,8 +71,10 @@ func (f *Figure) cutIntervals(p *Panel) {
 	switch {
 	case logY:
 		span = math.Max(span, minLogSpan)
+	case span == 0 && a == 0:
+		return // no scale to measure a reach by
 	case span == 0:
-		span = math.Max(math.Abs(a), 1) * 0.1
+		span = math.Abs(a) // flat means: an interval may double the value
 	}
 	lo, hi := a-ciReach*span, b+ciReach*span
 	for i := range p.Series {
@@ -80,16 +84,25 @@ func (f *Figure) cutIntervals(p *Panel) {
 			if !finite(pt.Lo) || !finite(pt.Hi) {
 				continue
 			}
-			if (!logY || pt.Lo > 0) && to(pt.Lo) < lo {
+			if !(banded && logY) && to(pt.Lo) < lo {
 				pt.Lo, pt.LoCut = from(lo), true
-				f.Cut++
+				f.count(banded)
 			}
 			if to(pt.Hi) > hi {
 				pt.Hi, pt.HiCut = from(hi), true
-				f.Cut++
+				f.count(banded)
 			}
 		}
 	}
+}
+
+// count counts a cut end of a band (BandCut) or of an error bar (Cut).
+func (f *Figure) count(band bool) {
+	if band {
+		f.BandCut++
+		return
+	}
+	f.Cut++
 }
 
 // arrowhead ends a cut error bar: a filled triangle pointing on, up or

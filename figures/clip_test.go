@@ -41,3 +41,38 @@ func TestCutIntervals(t *testing.T) {
 		}
 	}
 }
+
+// A band is cut to the same reach, without arrowheads (BandCut, not Cut);
+// on a log axis its lower edge keeps the open rule and is not cut.
+func TestCutBands(t *testing.T) {
+	for _, logY := range []bool{false, true} {
+		f := figureOf([]string{"a", "b"}, 1, 2)
+		f.Spec.Band, f.Spec.LogY = true, logY
+		pt := &f.Panels[0].Series[0].Points[0]
+		pt.Lo, pt.Hi = -100, 1000
+		f.cutIntervals(&f.Panels[0])
+		wantHi, wantLo, cuts := 3.0, 0.0, 2
+		if logY {
+			// The means span log10(2) < half a decade: the reach is half a
+			// decade above 2.
+			wantHi, wantLo, cuts = 2*math.Pow(10, 0.5), -100, 1
+		}
+		if math.Abs(pt.Hi-wantHi) > 1e-9 || pt.Lo != wantLo || f.BandCut != cuts || f.Cut != 0 {
+			t.Errorf("log %v: band [%v, %v], %d band cuts, %d bar cuts; want [%v, %v], %d, 0", logY, pt.Lo, pt.Hi, f.BandCut, f.Cut, wantLo, wantHi, cuts)
+		}
+	}
+}
+
+// A ratio panel's caption claims a theory ratio only where one is drawn.
+func TestRatioCaptionTheory(t *testing.T) {
+	f := figureOf([]string{"a", "b"}, 1, 2)
+	f.Spec.RatioTo = "b"
+	f.Panels[0].Ratios = []Series{{Value: "a", Points: []Point{{X: 1, Mean: 0.5}}}}
+	if c := strings.Join(f.caption(), " "); strings.Contains(c, "theory by theory") {
+		t.Errorf("no theory ratio drawn, caption says one is: %s", c)
+	}
+	f.Panels[0].Ratios[0].Theory = []XY{{X: 1, Y: 0.5}}
+	if c := strings.Join(f.caption(), " "); !strings.Contains(c, "theory by theory") {
+		t.Errorf("theory ratio drawn, caption does not say so: %s", c)
+	}
+}

@@ -27,9 +27,13 @@ func fieldLabel(field, value string) string {
 }
 
 // label names a value of field (a series or panel) for a reader: the
-// spec's own label for it (Spec.Labels), else the caller's name of it
+// spec's own label for it (Spec.Labels, keyed "field=value" where a value
+// alone would name two fields' values, else by the value), else the caller's name of it
 // (WithNames: a kind's name of its methods), else fieldLabel.
 func (f *Figure) label(field, value string) string {
+	if l, ok := f.Spec.Labels[field+"="+value]; ok {
+		return l
+	}
 	if l, ok := f.Spec.Labels[value]; ok {
 		return l
 	}

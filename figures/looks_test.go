@@ -173,3 +173,17 @@ func TestHiddenByManyInSomePanels(t *testing.T) {
 		t.Errorf("hidden() = %q, want [%q]", got, want)
 	}
 }
+
+// A "field=value" label names that field's value only: groups = 2 is
+// "d = 2" while the series k = 2 keeps its own name.
+func TestLabelFieldValue(t *testing.T) {
+	f := figureOf([]string{"2"})
+	f.Spec.Series, f.Spec.Panel = "k", "groups"
+	f.Spec.Labels = map[string]string{"groups=2": "d = 2"}
+	if got := f.label("groups", "2"); got != "d = 2" {
+		t.Errorf("panel label %q, want d = 2", got)
+	}
+	if got := f.seriesLabel(0); got != "k = 2" {
+		t.Errorf("series label %q, want k = 2", got)
+	}
+}

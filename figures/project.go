@@ -33,6 +33,9 @@ type Figure struct {
 	// Cut counts the interval ends cut to the reach of their panel's
 	// means, theory and references (cutIntervals).
 	Cut int
+	// BandCut counts the band edges cut there (no arrowheads: the band
+	// stops at the cut, and the caption says so).
+	BandCut int
 	// firstClamp describes the first clamped bound, for that warning.
 	firstClamp string
 	// NoCI counts the points drawn without a confidence interval because
@@ -670,6 +673,18 @@ func (f *Figure) warnf(format string, args ...any) {
 func (f *Figure) hasTheory() bool {
 	for _, p := range f.Panels {
 		for _, s := range p.Series {
+			if len(s.Theory) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasRatioTheory reports whether a ratio panel draws a theory ratio.
+func (f *Figure) hasRatioTheory() bool {
+	for _, p := range f.Panels {
+		for _, s := range p.Ratios {
 			if len(s.Theory) > 0 {
 				return true
 			}

@@ -95,8 +95,10 @@ type Spec struct {
 	// Labels names series and panel values for a reader, by value: the
 	// legend entry of method single-1 in a figure whose services are set
 	// per configuration ("direct report, ε = 0.1"), or the panel of group
-	// 0 ("AS"). A value it does not name keeps the kind's label of a
-	// method (experiment.MethodLabeler) or "field = value".
+	// 0 ("AS"). A key "field=value" names that field's value alone
+	// ("groups=2" = "d = 2" where k = 2 is a series too). A value it does
+	// not name keeps the kind's label of a method
+	// (experiment.MethodLabeler) or "field = value".
 	Labels map[string]string `toml:"labels"`
 	// Note is a sentence the caption ends with: what a reader must know
 	// to read the figure that the data cannot say (a bound that ignores
