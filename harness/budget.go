@@ -178,12 +178,15 @@ func (b *budgeter) loadCells() error {
 	for _, n := range b.s.Axes.N {
 		cal.Axes.N = append(cal.Axes.N, min(n, 4*b.opt.CalibrationN))
 	}
-	data, _, err := loadDatasets(&cal)
+	data, skipped, err := loadDatasets(&cal)
 	if err != nil {
 		return err
 	}
 	b.data = data
 	b.cells = slices.DeleteFunc(expand(b.s, b.kind), func(c planCell) bool { return data[c.dataset] == nil })
+	if len(b.cells) == 0 && len(skipped) > 0 {
+		return fmt.Errorf("%s: no cell to time: its data are not here (%s); run 'make data' (or set $LDPBENCH_DATA)", b.s.Name, strings.Join(skipped, ", "))
+	}
 	return nil
 }
 
@@ -273,6 +276,9 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 	rep.Calibrated = len(b.models)
 	rep.CalibrationCPUSeconds = cpuTime() - start
 	if len(b.models) == 0 {
+		if b.checkErr == nil {
+			return fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: the plan has no cell to time", b.s.Name, b.opt.CalibrationN)
+		}
 		return fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: %w", b.s.Name, b.opt.CalibrationN, b.checkErr)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/runs"
@@ -66,4 +67,25 @@ func planCounts(t *testing.T, name string, quick bool) string {
 		t.Fatalf("%s: no cells", name)
 	}
 	return fmt.Sprintf("%d cells × %d trials", cells, s.Trials)
+}
+
+// A spec whose data are not fetched cannot be timed, and plan says which
+// file and what to run, not "no cell could be calibrated: %!w(<nil>)".
+func TestPlanWithoutData(t *testing.T) {
+	t.Setenv(datasets.EnvNoShared, "1")
+	t.Setenv("LDPBENCH_DATA", t.TempDir())
+	t.Chdir(t.TempDir())
+	var out, errOut strings.Builder
+	err := run(t.Context(), kinds, []string{"plan", "--full", "fl-zhao-fig10"}, &out, &errOut)
+	if err == nil {
+		t.Fatal("plan of a spec without its data succeeded")
+	}
+	for _, want := range []string{"no cell to time", "vehicle", "make data"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("plan: %v; want it to say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "%!") {
+		t.Errorf("plan: %v: a formatting verb without its argument", err)
+	}
 }
