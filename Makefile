@@ -23,7 +23,7 @@ FRESHFLAG := $(if $(FRESH),--fresh)
 BASELINES ?= baselines
 BIN     := bin/ldpbench
 
-.PHONY: all build figures test check race bench data vet clean regress regress-baselines test-slurm
+.PHONY: all build figures test check race bench data vet clean regress regress-baselines test-slurm times
 
 all: build
 
@@ -35,6 +35,10 @@ build:
 # out/index.md at the end.
 figures: build
 	./$(BIN) run -j $(JOBS) $(QUICK) $(FRESHFLAG) $(SPECS)
+
+# docs/times.md: every shipped spec's estimated full-scale time (plan).
+times: build
+	BIN=$(BIN) bash scripts/times.sh
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt needed"; exit 1; }
