@@ -36,6 +36,15 @@
 // run (results.Summary.Quick) says so (QuickNote) in the Markdown file and
 // in the heat map's title.
 //
+// formats = ["tex"] also writes <name>.tex (Table.WriteLaTeX): a LaTeX
+// table environment with booktabs rules, the Markdown file's cells (same
+// significant digits, the best of each row in \textbf) and its title,
+// description and note as the \caption. Every LaTeX special character is
+// escaped; Greek letters, sub- and superscript digits, ≤, × and the like
+// become math ($\varepsilon_{1}$), so that the file compiles with
+// pdflatex and \usepackage{booktabs}; other non-ASCII text is kept as
+// UTF-8.
+//
 // In a spec:
 //
 //	[[tables]]
@@ -61,6 +70,7 @@
 //	sd_from = "scaled_abs_error_sq"     # ... over datasets × runs × groups
 //	digits = 3
 //	heatmap = true                      # table8-std-d2.svg and .png
+//	formats = ["tex"]                   # table8-std-d2.tex, a LaTeX table
 //
 // Every key is checked (Spec.Validate) and every error names the table and
 // the key. The Markdown file ends with a line that says what the cells are.

@@ -183,8 +183,8 @@ func TestBestInBold(t *testing.T) {
 	}
 }
 
-// TestQuickMarked: a table from a quick run says so in its Markdown file
-// and in its heat map's title; one from a full run does not. The bug
+// TestQuickMarked: a table from a quick run says so in its Markdown file,
+// its LaTeX caption and its heat map's title; one from a full run does not. The bug
 // caught: a pipeline check read as the paper's numbers.
 func TestQuickMarked(t *testing.T) {
 	for _, quick := range []bool{false, true} {
@@ -197,6 +197,9 @@ func TestQuickMarked(t *testing.T) {
 		h := tab.HeatMap()
 		if strings.Contains(md, QuickNote) != quick || strings.Contains(h.Title, QuickNote) != quick || tab.Quick != quick {
 			t.Errorf("quick %v: Markdown\n%s\nheat map title %q", quick, md, h.Title)
+		}
+		if tex := latex(t, tab); strings.Contains(tex, `\textbf{`+QuickNote+`}`) != quick {
+			t.Errorf("quick %v: LaTeX\n%s", quick, tex)
 		}
 	}
 }

@@ -74,9 +74,17 @@ type Spec struct {
 	// metric), of "best", and of the rows field; the CSV keeps the plain
 	// names.
 	Labels map[string]string `toml:"labels"`
-	// Note is a line printed under the Markdown table.
+	// Note is a line printed under the Markdown table (and at the end of
+	// the LaTeX table's caption).
 	Note string `toml:"note"`
+	// Formats are further files of the table beside <name>.csv and
+	// <name>.md, which are always written: "tex" writes <name>.tex, a
+	// LaTeX table (WriteLaTeX).
+	Formats []string `toml:"formats"`
 }
+
+// Formats are the further formats a table can be written in (Spec.Formats).
+var Formats = []string{"tex"}
 
 // DefaultDigits is the number of significant digits when Digits is 0.
 const DefaultDigits = 6
@@ -208,6 +216,14 @@ func (s Spec) Validate() error {
 	if strings.ContainsFunc(s.Note, isControl) {
 		bad("note", "holds a control character")
 	}
+	for i, f := range s.Formats {
+		switch {
+		case !slices.Contains(Formats, f):
+			bad("formats", "has unknown format %q (known: %s; <name>.csv and <name>.md are always written)", f, strings.Join(Formats, ", "))
+		case slices.Contains(s.Formats[:i], f):
+			bad("formats", "repeats %q", f)
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -230,9 +246,13 @@ func ValidateAll(specs []Spec) error {
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // Files returns the paths that Write writes for the table into dir: the
-// CSV and Markdown files, and the heat map's SVG and PNG with Heatmap.
+// CSV and Markdown files, the LaTeX file with formats = ["tex"], and the
+// heat map's SVG and PNG with Heatmap.
 func (s Spec) Files(dir string) []string {
 	files := []string{filepath.Join(dir, s.Name+".csv"), filepath.Join(dir, s.Name+".md")}
+	if slices.Contains(s.Formats, "tex") {
+		files = append(files, filepath.Join(dir, s.Name+".tex"))
+	}
 	if s.Heatmap {
 		files = append(files, filepath.Join(dir, s.Name+".svg"), filepath.Join(dir, s.Name+".png"))
 	}
@@ -507,24 +527,33 @@ func bestOf(vals []float64, max bool, tie float64) []bool {
 	return marks
 }
 
-// Write projects the summaries by spec and writes <name>.csv and <name>.md
-// into dir, each atomically; it returns their paths.
+// Write projects the summaries by spec and writes <name>.csv, <name>.md
+// and the files of its formats and heat map into dir (Spec.Files), each
+// atomically; it returns the paths written.
 func Write(summaries []results.Summary, spec Spec, dir string) ([]string, error) {
 	t, err := Project(summaries, spec)
 	if err != nil {
 		return nil, err
 	}
-	files := spec.Files(dir)
-	if err := results.WriteFileAtomic(files[0], t.WriteCSV); err != nil {
-		return nil, err
-	}
-	if err := results.WriteFileAtomic(files[1], t.WriteMarkdown); err != nil {
-		return nil, err
+	var files []string
+	for _, f := range []struct {
+		ext   string
+		write func(*bufio.Writer) error
+	}{{".csv", t.WriteCSV}, {".md", t.WriteMarkdown}, {".tex", t.WriteLaTeX}} {
+		if f.ext == ".tex" && !slices.Contains(spec.Formats, "tex") {
+			continue
+		}
+		path := filepath.Join(dir, spec.Name+f.ext)
+		if err := results.WriteFileAtomic(path, f.write); err != nil {
+			return files, err
+		}
+		files = append(files, path)
 	}
 	if spec.Heatmap {
 		if _, err := figures.RenderHeatMap(t.HeatMap(), dir); err != nil {
-			return files[:2], fmt.Errorf("table %q: key \"heatmap\": %w", spec.Name, err)
+			return files, fmt.Errorf("table %q: key \"heatmap\": %w", spec.Name, err)
 		}
+		files = spec.Files(dir)
 	}
 	return files, nil
 }

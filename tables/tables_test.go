@@ -313,6 +313,7 @@ sd_from = "scaled_abs_error_sq"
 pool = ["dataset"]
 best = "min"
 heatmap = true
+formats = ["tex"]
 `, &doc)
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +331,7 @@ heatmap = true
 	if b.Best != "min" || !b.BestOnly || b.Tie != 1e-6 {
 		t.Errorf("t2 %+v", b)
 	}
-	if c := doc.Tables[2]; c.Value != "sd" || c.SDFrom != "scaled_abs_error_sq" || len(c.Pool) != 1 || c.Pool[0] != "dataset" || !c.Heatmap {
+	if c := doc.Tables[2]; c.Value != "sd" || c.SDFrom != "scaled_abs_error_sq" || len(c.Pool) != 1 || c.Pool[0] != "dataset" || !c.Heatmap || len(c.Formats) != 1 || c.Formats[0] != "tex" {
 		t.Errorf("t3 %+v", c)
 	}
 	if a.Pool[0] != "dataset" {
