@@ -187,3 +187,13 @@ func TestLabelFieldValue(t *testing.T) {
 		t.Errorf("series label %q, want k = 2", got)
 	}
 }
+
+// On a categorical axis the series are spread sideways: equal means hide
+// nothing, and the caption says nothing of it.
+func TestHiddenNotOnCategories(t *testing.T) {
+	f := figureOf([]string{"a", "b"}, 1, 1)
+	f.Categories = []string{"SR"}
+	if got := f.hidden(); len(got) != 0 {
+		t.Errorf("categorical axis: hidden() = %q, want none", got)
+	}
+}

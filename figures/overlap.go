@@ -19,7 +19,9 @@ const overlapTol = 0.015
 // panel or in the panels named: a series that vanishes from the figure
 // must be said to, or a reader takes it for missing.
 func (f *Figure) hidden() []string {
-	if f.Spec.boxed() || len(f.Series) < 2 {
+	if f.Spec.boxed() || f.Categories != nil || len(f.Series) < 2 {
+		// Boxes, and the points of a categorical axis, are spread
+		// sideways by series (dodge): none lies under another.
 		return nil
 	}
 	covers := make(map[int]*cover)
