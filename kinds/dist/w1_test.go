@@ -17,14 +17,14 @@ import (
 // metrics.Wasserstein1(est, truth, 2/bins) to 1e-12 relative, where the
 // test rebuilds both histograms itself: the truth by binning the records
 // into bins equal bins of [-1, 1] (x = 1 in the last), the estimate by
-// running the method's reports with the trial's generator PCG(seed, trial) (dim 1: every
-// record reports, in dataset order, so the draws are the kind's). bins =
-// 37 and 100 are not powers of two, so a width 1/bins (the domain taken
-// as [0, 1]), 2/(bins+1), or a binning with bins+1 bins, changes the
-// value, which TestNearlyExactAtLargeEps (W1 ≈ 0) and the comparisons
-// with DE and OUE in TestTrialsConverge cannot see. The kind's truth is
-// compared bin for bin too, so a binning off by one fails by name.
-// About 0.1 CPU-s.
+// running the method's reports with the trial's generator PCG(seed,
+// trial) (dim 1: every record reports, in dataset order, so the draws are
+// the kind's). bins = 37 and 100 are not powers of two, so a width 1/bins
+// (the domain taken as [0, 1]), 2/(bins+1), or a binning with bins+1
+// bins, changes the value, which TestNearlyExactAtLargeEps (W1 ≈ 0) and
+// the comparisons with DE and OUE in TestTrialsConverge cannot see. The
+// kind's truth is compared bin for bin too, so a binning off by one fails
+// by name. About 0.01 CPU-s.
 func TestW1Recomputed(t *testing.T) {
 	const n, eps, seed = 5000, 2.0, 41
 	for _, tc := range []struct {
