@@ -31,7 +31,8 @@ func (t *Table) WriteLaTeX(w *bufio.Writer) error {
 	if t.Quick {
 		caption = append(caption, "\\textbf{"+texText(QuickNote)+"} (the spec's [quick] n and trials).")
 	}
-	caption = append(caption, texProse(t.describe("in bold")))
+	g := t.Grid("in bold")
+	caption = append(caption, texProse(g.Description))
 	if s.Note != "" {
 		caption = append(caption, texProse(s.Note))
 	}
@@ -46,20 +47,18 @@ func (t *Table) WriteLaTeX(w *bufio.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "\\begin{tabular}{%s}\n\\toprule\n", align)
-	head := []string{texText(t.rowHead())}
-	for _, c := range t.Columns {
-		head = append(head, texText(s.label(c)))
+	head := make([]string, len(g.Header))
+	for i, h := range g.Header {
+		head[i] = texText(h)
 	}
 	fmt.Fprintf(w, "%s \\\\\n\\midrule\n", strings.Join(head, " & "))
-	for _, r := range t.Rows {
-		line := []string{texText(r.label())}
-		for i, c := range r.Cells {
-			c = texText(c)
-			// The value cells come first (none with BestOnly).
-			if !s.BestOnly && i < len(r.Best) && r.Best[i] && c != "" {
-				c = "\\textbf{" + c + "}"
+	for _, r := range g.Rows {
+		line := make([]string, len(r))
+		for i, c := range r {
+			line[i] = texText(c.Text)
+			if c.Best {
+				line[i] = "\\textbf{" + line[i] + "}"
 			}
-			line = append(line, c)
 		}
 		fmt.Fprintf(w, "%s \\\\\n", strings.Join(line, " & "))
 	}

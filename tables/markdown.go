@@ -25,25 +25,24 @@ func (t *Table) WriteMarkdown(w *bufio.Writer) error {
 	if t.Quick {
 		fmt.Fprintf(w, "**%s** (the spec's [quick] n and trials; run without --quick for the paper's table).\n\n", QuickNote)
 	}
-	head := []string{cellText(t.rowHead())}
-	for _, c := range t.Columns {
-		head = append(head, cellText(s.label(c)))
+	g := t.Grid("in bold")
+	head := make([]string, len(g.Header))
+	for i, h := range g.Header {
+		head[i] = cellText(h)
 	}
 	fmt.Fprintf(w, "| %s |\n", strings.Join(head, " | "))
 	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(head)))
-	for _, r := range t.Rows {
-		line := []string{cellText(r.label())}
-		for i, c := range r.Cells {
-			c = cellText(c)
-			// The value cells come first (none with BestOnly).
-			if !s.BestOnly && i < len(r.Best) && r.Best[i] && c != "" {
-				c = "**" + c + "**"
+	for _, r := range g.Rows {
+		line := make([]string, len(r))
+		for i, c := range r {
+			line[i] = cellText(c.Text)
+			if c.Best {
+				line[i] = "**" + line[i] + "**"
 			}
-			line = append(line, c)
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(line, " | "))
 	}
-	fmt.Fprintf(w, "\n%s\n", t.describe("in bold"))
+	fmt.Fprintf(w, "\n%s\n", g.Description)
 	if s.Note != "" {
 		fmt.Fprintf(w, "\n%s\n", s.Note)
 	}
