@@ -1,7 +1,7 @@
 # ldpbench: the commands a user needs. Budgets are wall times on the 2-core
 # CI machine, measured and stated in the README; no test is timed.
 #   make figures        every shipped spec at quick scale (FULL=1: paper scale),
-#                       one line each, then out/index.md
+#                       one line each, then out/index.html (ldpbench report)
 #   make test           vet, unit and statistical tests, end-to-end runs and
 #                       fuzzing (budget: 6 minutes)
 #   make check          gofmt, vet and go test -short: the edit loop (budget: 90 s)
@@ -12,6 +12,8 @@
 #                       scale against its theory and its baseline in baselines/
 #                       (exit 0 nothing moved, 1 a cell moved, 2 could not run)
 #   make test-slurm     shards + merge on a real one-node Slurm cluster (root; apt)
+#   make test-browser   the report's pages in headless Chromium (root; apt), with
+#                       screenshots in out/browser
 
 GO      ?= go
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -23,7 +25,7 @@ FRESHFLAG := $(if $(FRESH),--fresh)
 BASELINES ?= baselines
 BIN     := bin/ldpbench
 
-.PHONY: all build figures test check race bench data vet clean regress regress-baselines test-slurm times
+.PHONY: all build figures test check race bench data vet clean regress regress-baselines test-slurm test-browser times
 
 all: build
 
@@ -32,9 +34,13 @@ build:
 
 # One ldpbench run over every spec: one line per spec (ran, skipped and
 # why, time), each spec's log in out/<spec>/run.log, a summary and
-# out/index.md at the end.
+# out/index.md at the end; then the HTML report: a page per run and
+# out/index.html over them all (written even when a spec failed, and the
+# run's exit status kept).
+REPORT_INDEX := index.html
 figures: build
-	./$(BIN) run -j $(JOBS) $(QUICK) $(FRESHFLAG) $(SPECS)
+	@rc=0; ./$(BIN) run -j $(JOBS) $(QUICK) $(FRESHFLAG) $(SPECS) || rc=$$?; \
+	./$(BIN) report && echo "open out/$(REPORT_INDEX) in a browser"; exit $$rc
 
 # docs/times.md: every shipped spec's estimated full-scale time (plan).
 times: build
@@ -44,6 +50,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 	$(GO) vet ./...
 	$(GO) -C scripts/extract vet ./...
+	$(GO) -C scripts/browsertest vet ./...
 
 # The edit loop: the long statistical tests skip under -short (each says
 # what it costs); make test runs them.
@@ -87,6 +94,9 @@ regress-baselines: build
 
 test-slurm: build
 	bash deploy/slurm/test.sh
+
+test-browser: build
+	bash scripts/test-browser.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1s -timeout 60m ./mechanisms/... ./estimators/... ./centraldp/... ./internal/lp/ ./aaa/ ./fedlearn/ ./kinds/groupmean/ ./kinds/central/ ./kinds/dist/ ./audit/ | tee bench.txt

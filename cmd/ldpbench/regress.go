@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 
@@ -22,6 +23,24 @@ var errMoved = findingf("regression: some cells moved (see above)")
 
 // BaselineDir holds the shipped specs' baselines, one file per spec.
 const BaselineDir = "baselines"
+
+// RegressFile is the verdict regress writes in the run's directory, for
+// `ldpbench report`: a line naming the rows it tested (their first line,
+// after verdictRowsPrefix), then the report regress printed.
+const RegressFile = "regress.txt"
+
+const verdictRowsPrefix = "# verdict on rows: "
+
+// writeVerdict writes r's report to dir's RegressFile, atomically: a
+// verdict names the rows it is of, so that a page can tell a verdict on
+// rows written since.
+func writeVerdict(dir, rowsLine string, r *compare.Regression) error {
+	return results.WriteFileAtomic(filepath.Join(dir, RegressFile), func(w *bufio.Writer) error {
+		fmt.Fprintf(w, "%s%s\n", verdictRowsPrefix, rowsLine)
+		r.Print(w)
+		return nil
+	})
+}
 
 // cmdRegress tests a finished run against the theory in its rows and its
 // spec's stored baseline, or (--update-baseline) writes the baseline.
@@ -103,7 +122,11 @@ func cmdRegress(_ context.Context, c *cli, args []string) error {
 		fmt.Fprintf(stdout, "%s: baseline of %d cell-metrics, α = %g -> %s\n", spec, len(nb.Cells), a, *basePath)
 		// The theory is checked all the same: a baseline should not be
 		// taken from a run that is off its theory without knowing it.
-		compare.Regress(spec, line, rows, nil, a).Print(stdout)
+		r := compare.Regress(spec, line, rows, nil, a)
+		r.Print(stdout)
+		if err := writeVerdict(dir, line, r); err != nil {
+			return fmt.Errorf("regress: %w", err)
+		}
 		return nil
 	}
 	if base == nil {
@@ -111,6 +134,9 @@ func cmdRegress(_ context.Context, c *cli, args []string) error {
 	}
 	r := compare.Regress(spec, line, rows, base, *alpha)
 	r.Print(stdout)
+	if err := writeVerdict(dir, line, r); err != nil {
+		return fmt.Errorf("regress: %w", err)
+	}
 	if len(r.Moved()) > 0 {
 		return errMoved
 	}

@@ -14,8 +14,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ldpbench/ldpbench/docs"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
+	"github.com/ldpbench/ldpbench/tables"
 )
 
 // ReportFile names, in a run's directory, the page that `ldpbench report`
@@ -33,34 +35,7 @@ var reportTemplates string
 // network, so that they open from file://.
 var reportTmpl = template.Must(template.New("report").Parse(reportTemplates))
 
-// papers maps a spec name's prefix to the paper it reproduces, in the
-// order the index lists them; the first prefix that matches wins.
-var papers = []struct {
-	prefixes []string
-	paper    string
-}{
-	{[]string{"central-"}, "Kulesza et al."},
-	{[]string{"fl-zhao-", "zhao-"}, "Zhao et al."},
-	{[]string{"fl-baek-", "noutput-"}, "Baek & Chung"},
-	{[]string{"groupmean-"}, "Raab et al."},
-	{[]string{"multiservice-"}, "Du et al."},
-}
-
-const otherPaper = "other"
-
-// paperOf infers the paper of a spec from its name's prefix.
-func paperOf(name string) string {
-	for _, p := range papers {
-		for _, pre := range p.prefixes {
-			if strings.HasPrefix(name, pre) {
-				return p.paper
-			}
-		}
-	}
-	return otherPaper
-}
-
-// reportRun is what a run's page and its index entry show.
+// reportRun is what a run's page and its index entries show.
 type reportRun struct {
 	Dir         string
 	Name        string
@@ -76,9 +51,24 @@ type reportRun struct {
 	Skipped     []string
 	Figures     []reportFigure
 	Tables      []reportTable
-	Claims      *htmlTable // nil without claims.csv
-	Files       []string   // rows, summary, spec, log: the ones present
+	Claims      []reportClaim // the summary rows of claims.csv
+	Regress     *reportRegress
+	Reproduces  []reproRow // the rows of docs/reproduction.md naming the spec
+	Files       []string   // rows, summary, spec, claims, log: the ones present
 	Href        string     // the page, relative to the index
+	IndexHref   string     // the index, relative to the page
+}
+
+// ClaimsHeld counts the claims that hold: inside the paper's range in
+// every cell they match.
+func (r *reportRun) ClaimsHeld() int {
+	n := 0
+	for _, c := range r.Claims {
+		if c.Holds {
+			n++
+		}
+	}
+	return n
 }
 
 type reportFigure struct {
@@ -89,23 +79,53 @@ type reportFigure struct {
 
 type reportTable struct {
 	Title, Name string
-	Table       *htmlTable // nil when <name>.csv is missing or unreadable
+	Grid        *tables.Grid // nil when the table cannot be projected
+	Missing     string       // why Grid is nil
 	Links       []string
 }
 
-type htmlTable struct {
-	Head []string
-	Rows [][]string
+// reportClaim is one claim of a run: the paper's statement read as a
+// range of improvements, beside the range measured over its cells.
+type reportClaim struct {
+	Source, Note    string
+	Metric          string
+	Method, Against string
+	Paper, Measured string // "45 – 55 %"
+	Cells           string
+	Significant     string // cells significant at 2 SE
+	InRange         string // cells inside the paper's range
+	Holds           bool   // every cell in range (and at least one)
 }
 
-// reportIndex is the index page's data.
+// reportRegress is the verdict `ldpbench regress` wrote beside the rows.
+type reportRegress struct {
+	Verdict string // its first line: the counts and how many moved
+	Text    string // the whole report
+	Moved   bool
+	// Stale: the rows were written again after the verdict, which says
+	// nothing about them.
+	Stale bool
+}
+
+// reportIndex is the index page's data: the papers' figures in the order
+// of docs/reproduction.md, then the runs no row names.
 type reportIndex struct {
-	Groups []reportGroup
+	Runs, Quick, Full int
+	CPU               string // the runs' CPU seconds, summed
+	Papers            []reportPaper
+	Other             []*reportRun
 }
 
-type reportGroup struct {
+type reportPaper struct {
 	Paper string
-	Runs  []*reportRun
+	Rows  []reportEntry
+}
+
+// reportEntry is one figure or table of a paper and the runs of its specs
+// found among the reported ones.
+type reportEntry struct {
+	reproRow
+	Runs []*reportRun
 }
 
 // cmdReport writes report.html in each run directory and an index of them.
@@ -132,19 +152,18 @@ func cmdReport(_ context.Context, c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	sections := parseReproduction(docs.Reproduction)
 	var runs []*reportRun
 	for _, dir := range dirs {
 		r, err := loadReportRun(dir)
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
+		r.Reproduces, r.Paper = reproducedBy(sections, r.Name)
 		runs = append(runs, r)
 	}
 	for _, r := range runs {
 		page := filepath.Join(r.Dir, ReportFile)
-		if err := writeTemplate(page, "run", r); err != nil {
-			return fmt.Errorf("report: %s: %w", r.Dir, err)
-		}
 		abs, err := filepath.Abs(page)
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
@@ -153,34 +172,77 @@ func cmdReport(_ context.Context, c *cli, args []string) error {
 		if err != nil {
 			return fmt.Errorf("report: %s: %w", r.Dir, err)
 		}
-		r.Href = filepath.ToSlash(rel)
-		fmt.Fprintln(c.stdout, "->", page)
-	}
-	var idx reportIndex
-	order := []string{}
-	for _, p := range papers {
-		order = append(order, p.paper)
-	}
-	for _, p := range append(order, otherPaper) {
-		g := reportGroup{Paper: p}
-		for _, r := range runs {
-			if r.Paper == p {
-				g.Runs = append(g.Runs, r)
-			}
+		back, err := filepath.Rel(filepath.Dir(abs), filepath.Join(indexDir, filepath.Base(index)))
+		if err != nil {
+			return fmt.Errorf("report: %s: %w", r.Dir, err)
 		}
-		if len(g.Runs) > 0 {
-			slices.SortStableFunc(g.Runs, func(a, b *reportRun) int { return strings.Compare(a.Name, b.Name) })
-			idx.Groups = append(idx.Groups, g)
+		r.Href, r.IndexHref = filepath.ToSlash(rel), filepath.ToSlash(back)
+		if err := writeTemplate(page, "run", r); err != nil {
+			return fmt.Errorf("report: %s: %w", r.Dir, err)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if err := writeTemplate(index, "index", idx); err != nil {
+	if err := writeTemplate(index, "index", buildIndex(sections, runs)); err != nil {
 		return fmt.Errorf("report: %s: %w", index, err)
 	}
-	fmt.Fprintln(c.stdout, "->", index)
+	fmt.Fprintf(c.stdout, "report: %d run pages (report.html in each run directory); index -> %s\n", len(runs), index)
 	return nil
+}
+
+// reproducedBy returns the rows of the reproduction page that name the
+// spec, and the paper of the first ("" when none does).
+func reproducedBy(sections []reproSection, spec string) ([]reproRow, string) {
+	var rows []reproRow
+	for _, s := range sections {
+		for _, r := range s.Rows {
+			if slices.Contains(r.Specs, spec) {
+				rows = append(rows, r)
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return nil, ""
+	}
+	return rows, rows[0].Paper
+}
+
+// buildIndex lays the runs out by the reproduction page: each paper's
+// figures in its order with the runs of their specs, every figure listed
+// whether or not it was run, then the runs no row names, by name.
+func buildIndex(sections []reproSection, runs []*reportRun) reportIndex {
+	byName := map[string][]*reportRun{}
+	var cpu float64
+	idx := reportIndex{Runs: len(runs)}
+	for _, r := range runs {
+		byName[r.Name] = append(byName[r.Name], r)
+		if r.Scale == "quick" {
+			idx.Quick++
+		} else {
+			idx.Full++
+		}
+		if v, err := strconv.ParseFloat(r.CPU, 64); err == nil {
+			cpu += v
+		}
+		if len(r.Reproduces) == 0 {
+			idx.Other = append(idx.Other, r)
+		}
+	}
+	idx.CPU = strconv.FormatFloat(cpu, 'f', 1, 64)
+	for _, s := range sections {
+		p := reportPaper{Paper: s.Paper}
+		for _, row := range s.Rows {
+			e := reportEntry{reproRow: row}
+			for _, spec := range row.Specs {
+				e.Runs = append(e.Runs, byName[spec]...)
+			}
+			p.Rows = append(p.Rows, e)
+		}
+		idx.Papers = append(idx.Papers, p)
+	}
+	slices.SortStableFunc(idx.Other, func(a, b *reportRun) int { return strings.Compare(a.Name, b.Name) })
+	return idx
 }
 
 // findRuns returns the directories of root holding rows.csv and spec.toml.
@@ -221,13 +283,16 @@ func loadReportRun(dir string) (*reportRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	r := &reportRun{Dir: dir, Name: spec.Name, Title: spec.Title, Description: strings.TrimSpace(spec.Description), Paper: paperOf(spec.Name)}
+	r := &reportRun{Dir: dir, Name: spec.Name, Title: spec.Title, Description: strings.TrimSpace(spec.Description)}
 	head, err := firstLine(filepath.Join(dir, harness.RowsFile))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	r.Build, r.Seed, r.Trials = headerValue(head, "build"), headerValue(head, "seed"), headerValue(head, "trials")
+	// A spec without a [quick] block runs at its full scale under --quick.
 	switch q := headerValue(head, "quick"); {
+	case spec.Quick == nil:
+		r.Scale = "full"
 	case q == "true" || q == "" && summaryQuick(filepath.Join(dir, harness.SummaryFile)):
 		r.Scale = "quick"
 	default:
@@ -260,6 +325,30 @@ func loadReportRun(dir string) (*reportRun, error) {
 		}
 		r.Figures = append(r.Figures, fig)
 	}
+	r.Tables = loadReportTables(dir, spec)
+	if p := filepath.Join(dir, harness.ClaimsFile); fileExists(p) {
+		if r.Claims, err = readClaims(p); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+	}
+	r.Regress = readVerdict(filepath.Join(dir, RegressFile), head)
+	for _, f := range []string{harness.RowsFile, harness.SummaryFile, harness.SpecFile, harness.ClaimsFile, RegressFile, "run.log"} {
+		if fileExists(filepath.Join(dir, f)) {
+			r.Files = append(r.Files, f)
+		}
+	}
+	return r, nil
+}
+
+// loadReportTables projects the run's summaries into the spec's tables,
+// as the run wrote them, so that the page marks the same best cells as
+// the Markdown and LaTeX files.
+func loadReportTables(dir string, spec *harness.Spec) []reportTable {
+	if len(spec.Tables) == 0 {
+		return nil
+	}
+	sums, sumErr := results.ReadSummaryFile(filepath.Join(dir, harness.SummaryFile))
+	var out []reportTable
 	for _, t := range spec.Tables {
 		tab := reportTable{Title: t.Title, Name: t.Name}
 		if tab.Title == "" {
@@ -270,38 +359,99 @@ func loadReportRun(dir string) (*reportRun, error) {
 				tab.Links = append(tab.Links, t.Name+"."+ext)
 			}
 		}
-		tab.Table, _ = readHTMLTable(filepath.Join(dir, t.Name+".csv"))
-		r.Tables = append(r.Tables, tab)
-	}
-	if p := filepath.Join(dir, harness.ClaimsFile); fileExists(p) {
-		if r.Claims, err = readHTMLTable(p); err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
+		switch proj, err := tables.Project(sums, t); {
+		case sumErr != nil:
+			tab.Missing = "summary.csv cannot be read: " + sumErr.Error()
+		case err != nil:
+			tab.Missing = err.Error()
+		default:
+			g := proj.Grid("in bold")
+			g.Description = strings.ReplaceAll(g.Description, "`", "") // Markdown's code marks
+			tab.Grid = &g
 		}
+		out = append(out, tab)
 	}
-	for _, f := range []string{harness.RowsFile, harness.SummaryFile, harness.SpecFile, harness.ClaimsFile, "run.log"} {
-		if fileExists(filepath.Join(dir, f)) {
-			r.Files = append(r.Files, f)
+	return out
+}
+
+// readClaims reads the summary rows of claims.csv, one per claim.
+func readClaims(path string) ([]reportClaim, error) {
+	head, rows, err := readCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	col := func(rec []string, name string) string {
+		if i := slices.Index(head, name); i >= 0 && i < len(rec) {
+			return rec[i]
 		}
+		return ""
 	}
-	return r, nil
+	var out []reportClaim
+	for _, rec := range rows {
+		if col(rec, "row") != "summary" {
+			continue
+		}
+		c := reportClaim{
+			Source: col(rec, "source"), Note: col(rec, "note"), Metric: col(rec, "metric"),
+			Method: col(rec, "method"), Against: col(rec, "against"),
+			Paper:    pctRange(col(rec, "paper_min_pct"), col(rec, "paper_max_pct")),
+			Measured: pctRange(col(rec, "measured_min_pct"), col(rec, "measured_max_pct")),
+			Cells:    col(rec, "cells"), Significant: col(rec, "significant_cells"), InRange: col(rec, "in_range_cells"),
+		}
+		c.Holds = c.Cells != "" && c.Cells != "0" && c.InRange == c.Cells
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// pctRange writes a range of percentages to three significant digits.
+func pctRange(lo, hi string) string {
+	short := func(s string) string {
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			return strconv.FormatFloat(v, 'g', 3, 64)
+		}
+		return s
+	}
+	if lo == "" && hi == "" {
+		return ""
+	}
+	return short(lo) + " – " + short(hi) + " %"
+}
+
+// readVerdict reads the verdict regress wrote in a run directory (nil
+// when there is none); rowsLine is the rows' first line now, which tells
+// whether the verdict is of these rows.
+func readVerdict(path, rowsLine string) *reportRegress {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	of, text, _ := strings.Cut(string(b), "\n")
+	of, _ = strings.CutPrefix(of, verdictRowsPrefix)
+	verdict, _, _ := strings.Cut(text, "\n")
+	return &reportRegress{
+		Verdict: verdict,
+		Text:    strings.TrimRight(text, "\n"),
+		Moved:   !strings.HasSuffix(verdict, ": 0 moved"),
+		Stale:   of != rowsLine,
+	}
 }
 
 // summaryQuick reports whether summary.csv's first row has quick = true.
 func summaryQuick(path string) bool {
-	t, err := readHTMLTable(path)
-	if err != nil || len(t.Rows) == 0 {
+	head, rows, err := readCSV(path)
+	if err != nil || len(rows) == 0 {
 		return false
 	}
-	i := slices.Index(t.Head, "quick")
-	return i >= 0 && i < len(t.Rows[0]) && t.Rows[0][i] == "true"
+	i := slices.Index(head, "quick")
+	return i >= 0 && i < len(rows[0]) && rows[0][i] == "true"
 }
 
-// readHTMLTable reads a CSV file (its # lines skipped) as a header and
-// rows, long floats shortened to four significant digits.
-func readHTMLTable(path string) (*htmlTable, error) {
+// readCSV reads a CSV file, its # lines skipped, as a header and rows.
+func readCSV(path string) (head []string, rows [][]string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	cr := csv.NewReader(f)
@@ -309,19 +459,10 @@ func readHTMLTable(path string) (*htmlTable, error) {
 	cr.FieldsPerRecord = -1
 	recs, err := cr.ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
+		return nil, nil, fmt.Errorf("%s: empty", path)
 	}
-	t := &htmlTable{Head: recs[0]}
-	for _, rec := range recs[1:] {
-		for i, s := range rec {
-			if v, err := strconv.ParseFloat(s, 64); err == nil && len(s) > 8 {
-				rec[i] = strconv.FormatFloat(v, 'g', 4, 64)
-			}
-		}
-		t.Rows = append(t.Rows, rec)
-	}
-	return t, nil
+	return recs[0], recs[1:], nil
 }
