@@ -85,3 +85,20 @@ func ExampleLeadingConstant() {
 	// central-alg2: 1
 	// central-alg3-lap: 0.5
 }
+
+// How often Algorithm 3 with hourglass noise meets a zero denominator
+// n + K = 0 (E1.17) on the small datasets of App. H at ε = 4.
+func ExampleHourglass_LineProb() {
+	const eps = 4.0
+	h, err := centraldp.NewHourglass(eps, centraldp.GammaStar(eps), 1)
+	if err != nil {
+		panic(err)
+	}
+	for _, n := range []int{1, 2, 4} {
+		fmt.Printf("|D| = %d: P(n + K = 0) = %.3g\n", n, h.LineProb(-n))
+	}
+	// Output:
+	// |D| = 1: P(n + K = 0) = 0.0573
+	// |D| = 2: P(n + K = 0) = 0.0018
+	// |D| = 4: P(n + K = 0) = 1.11e-06
+}
