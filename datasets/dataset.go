@@ -38,6 +38,10 @@ type Dataset struct {
 	Source string
 	// Substitute marks a stand-in that is not the paper's own data.
 	Substitute bool
+	// File, for a dataset read from a file, names the file, its SHA-256
+	// and what the loader did with its rows (the record of a run); nil for
+	// synthetic data and stand-ins.
+	File *FileProvenance
 }
 
 // Len returns the number of values (rows × Dim()).

@@ -52,19 +52,28 @@ func Find(name string) (string, error) { return FindIn("", name) }
 // when the directory was relative). When nothing is found, the error lists
 // every place looked at and suggests `make data` (scripts/fetch_data.sh).
 func FindIn(base, name string) (string, error) {
+	path, _, err := Locate(base, name)
+	return path, err
+}
+
+// Locate is FindIn, and also says where the file was found: FoundPath for
+// step 1 (or an absolute name), FoundEnv, FoundBase, FoundData or
+// FoundShared for steps 2 to 5: a label for the record of a run, which
+// holds no directory of the machine it ran on.
+func Locate(base, name string) (path, found string, err error) {
 	if name == "" {
-		return "", fmt.Errorf("find data file: empty name")
+		return "", "", fmt.Errorf("find data file: empty name")
 	}
 	if filepath.IsAbs(name) {
 		if isFile(name) {
-			return name, nil
+			return name, FoundPath, nil
 		}
-		return "", fmt.Errorf("%w: %s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets", ErrNotFound, name)
+		return "", "", fmt.Errorf("%w: %s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets", ErrNotFound, name)
 	}
 	var looked []string
 	if strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/') {
 		if isFile(name) {
-			return name, nil
+			return name, FoundPath, nil
 		}
 		looked = append(looked, "the current directory")
 	}
@@ -73,48 +82,55 @@ func FindIn(base, name string) (string, error) {
 		looked = append(looked, "$"+EnvData+" (unset)")
 	}
 	for _, d := range dirs {
-		p := filepath.Join(d, name)
+		p := filepath.Join(d.dir, name)
 		if isFile(p) {
-			return p, nil
+			return p, d.found, nil
 		}
-		looked = append(looked, d)
+		looked = append(looked, d.dir)
 	}
 	var not string
 	if noShared() {
 		not = " (not in ../shared/data: $" + EnvNoShared + " is set)"
 	}
-	return "", fmt.Errorf("%w: %q; looked in %s%s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets, or set $%s",
+	return "", "", fmt.Errorf("%w: %q; looked in %s%s; run \"make data\" (scripts/fetch_data.sh) to fetch the real datasets, or set $%s",
 		ErrNotFound, name, strings.Join(looked, ", "), not, EnvData)
 }
 
+// A searchDir is a directory of FindIn's steps 2–5 and the label of the
+// step (a Found constant).
+type searchDir struct{ dir, found string }
+
 // searchDirs returns the directories of steps 2–5 of FindIn, without
-// duplicates (compared as absolute paths), and without the ../shared/data
-// ones when $LDPBENCH_NO_SHARED is set.
-func searchDirs(base string) []string {
-	var cand []string
-	cand = append(cand, filepath.SplitList(os.Getenv(EnvData))...)
+// duplicates (compared as absolute paths; the first step naming a
+// directory labels it), and without the ../shared/data ones when
+// $LDPBENCH_NO_SHARED is set.
+func searchDirs(base string) []searchDir {
+	var cand []searchDir
+	for _, d := range filepath.SplitList(os.Getenv(EnvData)) {
+		cand = append(cand, searchDir{d, FoundEnv})
+	}
 	if base != "" {
-		cand = append(cand, base)
+		cand = append(cand, searchDir{base, FoundBase})
 	}
 	shared := !noShared()
-	cand = append(cand, "data")
+	cand = append(cand, searchDir{"data", FoundData})
 	if shared {
-		cand = append(cand, filepath.Join("..", "shared", "data"))
+		cand = append(cand, searchDir{filepath.Join("..", "shared", "data"), FoundShared})
 	}
 	if root, ok := moduleRoot(); ok {
-		cand = append(cand, filepath.Join(root, "data"))
+		cand = append(cand, searchDir{filepath.Join(root, "data"), FoundData})
 		if shared {
-			cand = append(cand, filepath.Join(filepath.Dir(root), "shared", "data"))
+			cand = append(cand, searchDir{filepath.Join(filepath.Dir(root), "shared", "data"), FoundShared})
 		}
 	}
 	seen := make(map[string]bool)
-	var dirs []string
+	var dirs []searchDir
 	for _, d := range cand {
-		if d == "" {
+		if d.dir == "" {
 			continue
 		}
-		key := d
-		if abs, err := filepath.Abs(d); err == nil {
+		key := d.dir
+		if abs, err := filepath.Abs(d.dir); err == nil {
 			key = abs
 		}
 		if !seen[key] {

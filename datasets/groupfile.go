@@ -70,7 +70,7 @@ func (s Spec) validateGroupColumn(bad func(key, format string, args ...any)) {
 
 // buildFileGrouped builds a resolved, validated file spec with group_column
 // from the file at path: every row, then the first n (see Build).
-func (s Spec) buildFileGrouped(n int, path string) (*Dataset, error) {
+func (s Spec) buildFileGrouped(n int, path string, rd *fileRead) (*Dataset, error) {
 	nm, err := Fixed(s.Lo, s.Hi, s.Clip)
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func (s Spec) buildFileGrouped(n int, path string) (*Dataset, error) {
 	if s.keeps() {
 		layout.keep, layout.keepLo, layout.keepHi = true, s.KeepLo, s.KeepHi
 	}
-	values, groups, labels, err := loadGrouped(path, s.Column, s.GroupColumn.Index, s.Sep, nm.check, layout, MaxGroups)
+	values, groups, labels, err := loadGroupedFrom(path, s.Column, s.GroupColumn.Index, s.Sep, nm.check, layout, MaxGroups, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +90,7 @@ func (s Spec) buildFileGrouped(n int, path string) (*Dataset, error) {
 	if n > 0 && n < len(values) {
 		values, groups = values[:n:n], groups[:n:n]
 	}
+	rd.prov.Used = len(values)
 	for _, x := range values {
 		if x < nm.Lo || x > nm.Hi {
 			nm.Clipped++
@@ -105,6 +106,7 @@ func (s Spec) buildFileGrouped(n int, path string) (*Dataset, error) {
 		Source: fmt.Sprintf("file %s column %d groups column %d sep=%q rows 1-%d (%d groups)",
 			path, s.Column, s.GroupColumn.Index, s.Sep, len(values), len(labels)),
 		Substitute: s.Substitute,
+		File:       &rd.prov,
 	}, nil
 }
 

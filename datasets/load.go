@@ -3,10 +3,14 @@ package datasets
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"unicode/utf8"
 )
@@ -44,6 +48,15 @@ func LoadColumn(path string, column int, sep string) ([]float64, error) {
 	return loadColumn(path, column, sep, 0, nil, fileLayout{})
 }
 
+// A fileRead is what a load needs besides the layout, and what it found:
+// the digest cache of the run and where the file was found, in; the
+// file's provenance, out.
+type fileRead struct {
+	digests *FileDigests // nil: hash this read, cache nothing
+	found   string
+	prov    FileProvenance
+}
+
 // fileLayout describes what a file holds besides numbers.
 type fileLayout struct {
 	// header skips the first data line (a column header).
@@ -54,7 +67,9 @@ type fileLayout struct {
 	// rows, when > 0, reads only the first rows data lines, counting those
 	// with missing values (the Voltage recipe: Baek & Chung's 1,044,506
 	// samples are presumably what remains of the file's first 1,048,575
-	// rows, a spreadsheet's limit, once the missing ones are dropped).
+	// rows, a spreadsheet's limit, once the missing ones are dropped). A
+	// file with fewer data lines is an error, whatever the limit: a quick
+	// run reads fewer values, but the file must hold what the spec says.
 	rows int
 	// keep, when true, drops values outside [keepLo, keepHi] (they still
 	// count towards rows).
@@ -66,7 +81,7 @@ type fileLayout struct {
 // nil, vets every parsed value; its error is reported with file, line and
 // column like a parse error.
 func loadColumn(path string, column int, sep string, limit int, check func(float64) error, layout fileLayout) ([]float64, error) {
-	return loadRows(path, column, sep, limit, check, layout, nil)
+	return loadRows(path, column, sep, limit, check, layout, nil, nil)
 }
 
 // groupSink collects the group label of every row loadRows keeps: the
@@ -90,19 +105,32 @@ type groupSink struct {
 // distinct labels the file is refused (a continuous column named as the
 // group column would otherwise make a group per user).
 func loadGrouped(path string, column, groupColumn int, sep string, check func(float64) error, layout fileLayout, maxGroups int) (values []float64, rows []int32, labels []string, err error) {
+	return loadGroupedFrom(path, column, groupColumn, sep, check, layout, maxGroups, nil)
+}
+
+// loadGroupedFrom is loadGrouped with the run's digests and the file's
+// provenance (rd, may be nil).
+func loadGroupedFrom(path string, column, groupColumn int, sep string, check func(float64) error, layout fileLayout, maxGroups int, rd *fileRead) (values []float64, rows []int32, labels []string, err error) {
 	if groupColumn < 0 {
 		return nil, nil, nil, fmt.Errorf("%s: group column must be >= 0, got %d", path, groupColumn)
 	}
 	gs := &groupSink{column: groupColumn, max: maxGroups, ids: make(map[string]int32)}
-	values, err = loadRows(path, column, sep, 0, check, layout, gs)
+	values, err = loadRows(path, column, sep, 0, check, layout, gs, rd)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	return values, gs.rows, gs.labels, nil
 }
 
-// loadRows is loadColumn, and with gs not nil also the group labels.
-func loadRows(path string, column int, sep string, limit int, check func(float64) error, layout fileLayout, gs *groupSink) ([]float64, error) {
+// loadRows is loadColumn, and with gs not nil also the group labels; rd
+// (nil: none) gives the run's digest cache and receives the provenance.
+//
+// The file is read to its end whatever the limit, its bytes hashed on the
+// way (io.TeeReader under the scanner: one pass), unless rd's cache holds
+// the file's digest already: the provenance names the whole file, and a
+// file with fewer data lines than layout.rows is refused at any limit.
+// Past the limit the lines are only counted, not parsed.
+func loadRows(path string, column int, sep string, limit int, check func(float64) error, layout fileLayout, gs *groupSink, rd *fileRead) ([]float64, error) {
 	if column < 0 {
 		return nil, fmt.Errorf("%s: column must be >= 0, got %d", path, column)
 	}
@@ -119,11 +147,28 @@ func loadRows(path string, column int, sep string, limit int, check func(float64
 		return nil, fmt.Errorf("%s: cannot open: %w", path, err)
 	}
 	defer f.Close()
+	if rd == nil {
+		rd = &fileRead{}
+	}
+	key, keyed := digestKeyOf(path, f)
+	cached, hit := fileDigest{}, false
+	if keyed {
+		cached, hit = rd.digests.lookup(key)
+	}
+	var in io.Reader = f
+	h := sha256.New()
+	var size countWriter
+	if !hit {
+		in = io.TeeReader(f, io.MultiWriter(h, &size))
+	}
 
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var out []float64
 	line, dataLines := 0, 0
+	// content counts the lines that are neither blank nor comments, the
+	// header included (what fileDigest caches).
+	content, missing, filtered := 0, 0, 0
 	skipHeader := layout.header
 	for sc.Scan() {
 		line++
@@ -132,6 +177,7 @@ func loadRows(path string, column int, sep string, limit int, check func(float64
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
+		content++
 		if skipHeader {
 			skipHeader = false
 			continue
@@ -159,6 +205,7 @@ func loadRows(path string, column int, sep string, limit int, check func(float64
 			}
 		}
 		if layout.missing != "" && (string(field) == layout.missing || (gs != nil && string(label) == layout.missing)) {
+			missing++
 			continue
 		}
 		s := string(field)
@@ -177,6 +224,7 @@ func loadRows(path string, column int, sep string, limit int, check func(float64
 			}
 		}
 		if layout.keep && !(x >= layout.keepLo && x <= layout.keepHi) {
+			filtered++
 			continue
 		}
 		if check != nil {
@@ -198,7 +246,18 @@ func loadRows(path string, column int, sep string, limit int, check func(float64
 		}
 		out = append(out, x)
 		if limit > 0 && len(out) == limit {
-			return out, nil
+			break
+		}
+	}
+	if !hit && sc.Err() == nil {
+		// The rest of the file: counted and hashed, not parsed. (Not
+		// after an error: a Scanner then hands out what it buffered.)
+		for sc.Scan() {
+			line++
+			t := bytes.TrimLeft(bytes.TrimRight(sc.Bytes(), "\r"), " \t")
+			if len(t) > 0 && t[0] != '#' {
+				content++
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -207,11 +266,35 @@ func loadRows(path string, column int, sep string, limit int, check func(float64
 		}
 		return nil, fmt.Errorf("%s:%d: read: %w", path, line+1, err)
 	}
+	if hit {
+		content = cached.content
+	} else {
+		cached = fileDigest{sum: hex.EncodeToString(h.Sum(nil)), bytes: size.n, content: content}
+		if keyed {
+			rd.digests.store(key, cached)
+		}
+	}
+	inFile := content
+	if layout.header && inFile > 0 {
+		inFile-- // the header line
+	}
+	if layout.rows > 0 && inFile < layout.rows {
+		return nil, fmt.Errorf("%s: holds %s, fewer than the %d the spec reads (key rows): cut short, or another file of that name?", path, plural(inFile, "data row"), layout.rows)
+	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no data rows (empty, or only blank and '#' lines)", path)
 	}
+	rd.prov = FileProvenance{
+		File: filepath.Base(path), Found: rd.found, SHA256: cached.sum, Bytes: cached.bytes,
+		RowsInFile: inFile, RowsRead: dataLines, Missing: missing, Filtered: filtered, Used: len(out),
+	}
 	return out, nil
 }
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
 // splitter returns a function that finds field col of a line: the trimmed
 // field and ok = true, or ok = false and the line's field count when the

@@ -63,6 +63,7 @@ func FuzzLoadColumn(f *testing.F) {
 		{content: magic, column: 0, sep: ",", check: true, checkLo: 0, checkHi: 100},
 		{content: shuttle, column: 0, sep: ""},
 		{content: shuttle, column: 9, sep: "whitespace", rows: 2},
+		{content: shuttle, column: 9, sep: "whitespace", rows: 4, limit: 1}, // 3 rows: short, past the limit too
 		{content: shuttle, column: 3, sep: " ", header: true},
 		{content: strings.ReplaceAll(shuttle, " ", "\t"), column: 1, sep: "\t"},
 		{content: "Date;Time;Voltage\n1/1;00:00;234.8\n1/1;00:01;?\n1/1;00:02;233.3\n", column: 2, sep: ";", header: true, missing: "?", rows: 2},
@@ -278,6 +279,18 @@ func refLoadColumn(content string, column, group, maxGroups int, sep string, lim
 	if strings.HasSuffix(content, "\n") || content == "" {
 		lines = lines[:len(lines)-1]
 	}
+	// A file with fewer data lines than l.rows is refused, whatever the
+	// limit: the data lines of the whole file are counted.
+	inFile := 0
+	for _, line := range lines {
+		if t := strings.TrimLeft(strings.TrimRight(line, "\r"), " \t"); t != "" && t[0] != '#' {
+			inFile++
+		}
+	}
+	if l.header && inFile > 0 {
+		inFile--
+	}
+	short := l.rows > 0 && inFile < l.rows
 	var out []float64
 	var labels []string
 	distinct := map[string]bool{}
@@ -336,8 +349,11 @@ func refLoadColumn(content string, column, group, maxGroups int, sep string, lim
 		out = append(out, x)
 		labels = append(labels, label)
 		if limit > 0 && len(out) == limit {
-			return out, labels, 0, nil
+			break
 		}
+	}
+	if short {
+		return nil, nil, 0, errors.New("fewer data lines than rows")
 	}
 	if len(out) == 0 {
 		return nil, nil, 0, errors.New("no data rows")

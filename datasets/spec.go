@@ -430,10 +430,19 @@ func (s Spec) Key() string {
 // 0 < n < its size, keeps the first n rows of its random order; n ≤ 0 is
 // the full size.
 func (s Spec) Build(n int, rng *rand.Rand) (*Dataset, error) {
+	return s.BuildWith(n, rng, nil)
+}
+
+// BuildWith is Build with a run's cache of file digests (nil: none): a file
+// dataset's Dataset.File records the file's SHA-256, computed while the
+// file is read, or taken from digests when an earlier dataset of the run
+// read the same file. A file with fewer data rows than the spec's rows key
+// is an error naming the file and both counts, whatever n is.
+func (s Spec) BuildWith(n int, rng *rand.Rand, digests *FileDigests) (*Dataset, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	d, err := s.resolved().build(n, rng)
+	d, err := s.resolved().build(n, rng, digests)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", s.Name, err)
 	}
@@ -458,10 +467,10 @@ func (s Spec) BuildSeed(n int, seed uint64) (*Dataset, error) {
 }
 
 // build builds the resolved, validated spec s.
-func (s Spec) build(n int, rng *rand.Rand) (*Dataset, error) {
+func (s Spec) build(n int, rng *rand.Rand, digests *FileDigests) (*Dataset, error) {
 	switch s.Source {
 	case SourceFile:
-		return s.buildFile(n)
+		return s.buildFile(n, digests)
 	case SourceStandin:
 		return s.buildStandin(n, rng)
 	}
@@ -522,13 +531,14 @@ func (s Spec) build(n int, rng *rand.Rand) (*Dataset, error) {
 	}, nil
 }
 
-func (s Spec) buildFile(n int) (*Dataset, error) {
-	path, err := Find(s.Path)
+func (s Spec) buildFile(n int, digests *FileDigests) (*Dataset, error) {
+	path, found, err := Locate("", s.Path)
 	if err != nil {
 		return nil, err
 	}
+	rd := &fileRead{digests: digests, found: found}
 	if s.GroupColumn.Set {
-		return s.buildFileGrouped(n, path)
+		return s.buildFileGrouped(n, path, rd)
 	}
 	var (
 		nm    Normalisation
@@ -548,7 +558,7 @@ func (s Spec) buildFile(n int) (*Dataset, error) {
 	if s.keeps() {
 		layout.keep, layout.keepLo, layout.keepHi = true, s.KeepLo, s.KeepHi
 	}
-	raw, err := loadColumn(path, s.Column, s.Sep, n, check, layout)
+	raw, err := loadRows(path, s.Column, s.Sep, n, check, layout, nil, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -567,5 +577,6 @@ func (s Spec) buildFile(n int) (*Dataset, error) {
 		Normalisation: nm,
 		Source:        fmt.Sprintf("file %s column %d sep=%q rows 1-%d", path, s.Column, s.Sep, len(raw)),
 		Substitute:    s.Substitute,
+		File:          &rd.prov,
 	}, nil
 }
