@@ -74,6 +74,10 @@ func ExampleLookup() {
 	// shuttle-col0 file
 	// taxi file
 	// retirement file
+	// voltage file
+	// nytaxi file
+	// vehicle file
+	// wisdm file
 	// magic-fAlpha-by-class file
 	// shuttle-col0-by-class file
 	// mimic-admission-type standin
