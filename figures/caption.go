@@ -54,6 +54,9 @@ func (f *Figure) caption() []string {
 	if ref := f.referencesLine(); ref != "" {
 		lines = append(lines, ref)
 	}
+	if line := f.skippedLine(); line != "" {
+		lines = append(lines, line)
+	}
 	if notes := f.notes(points); len(notes) > 0 {
 		lines = append(lines, "Note: "+strings.Join(notes, "; ")+".")
 	}
@@ -217,4 +220,21 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// skippedLine names the datasets the figure leaves out because the run
+// skipped them (their data files were not found); "" when none is.
+func (f *Figure) skippedLine() string {
+	if len(f.skipped) == 0 {
+		return ""
+	}
+	labels := make([]string, len(f.skipped))
+	for i, d := range f.skipped {
+		labels[i] = f.label("dataset", d)
+	}
+	what := "dataset skipped: its data file was not found; make data fetches it"
+	if len(labels) > 1 {
+		what = "datasets skipped: their data files were not found; make data fetches them"
+	}
+	return fmt.Sprintf("Not shown: %s (%s).", strings.Join(labels, ", "), what)
 }

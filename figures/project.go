@@ -67,6 +67,9 @@ type Figure struct {
 	// box plot beyond their panel's y axis, openBands the band lower
 	// bounds below a log y axis: set by layout, once the axes are.
 	beyondValues, beyondMeans, openBands int
+	// skipped names the datasets the figure would show but the run
+	// skipped (WithSkipped), for the caption.
+	skipped []string
 	// References are the spec's references, in spec order.
 	References []RefLine
 	Warnings   []string

@@ -22,8 +22,17 @@ const DPI = 300
 type Option func(*options)
 
 type options struct {
-	warnf func(format string, args ...any)
-	names func(field, value string) (string, bool)
+	warnf   func(format string, args ...any)
+	names   func(field, value string) (string, bool)
+	skipped []string
+}
+
+// WithSkipped names the datasets that the figure would show but that the
+// run skipped (their data files were not found): the caption says they
+// are not shown, by their labels, so that a panel missing from the figure
+// is not taken for one the spec never asked for.
+func WithSkipped(datasets []string) Option {
+	return func(o *options) { o.skipped = datasets }
 }
 
 // WithNames names the values of the series and panel fields for a reader
@@ -62,6 +71,7 @@ func Render(summaries []results.Summary, spec Spec, dir string, opts ...Option) 
 		return nil, err
 	}
 	fig.names = o.names
+	fig.skipped = o.skipped
 	fig.assignLooks()
 	if o.warnf != nil {
 		for _, w := range fig.Warnings {

@@ -77,6 +77,11 @@ type merger struct {
 	fields  map[string]string // of the shards' first line
 	quick   bool
 	skipped map[string]bool // the "name (path)" of the datasets the shards skipped
+	// skippedList holds them in spec order, as the single run lists them.
+	skippedList []string
+	// data are the shards' data lines (the provenance of their files),
+	// those of the lowest shard index.
+	data []string
 
 	plan    []planCell
 	perCell int             // rows per cell: trials × metrics
@@ -84,11 +89,12 @@ type merger struct {
 }
 
 // A shardOut is one shard directory and its rows file's first line, split
-// into the line of the whole run and its shard.
+// into the line of the whole run and its shard, and its data lines.
 type shardOut struct {
 	dir   string
 	base  string
 	shard Shard
+	data  []string
 }
 
 func (m *merger) logf(format string, args ...any) {
@@ -115,7 +121,11 @@ func (m *merger) readShards(dirs []string) error {
 		if !ok {
 			return fmt.Errorf("merge: %s is not a shard's output: its first line has no shard=i/N (%s)", rowsPath, line)
 		}
-		m.shards[i] = shardOut{dir, base, sh}
+		_, data, err := headerLines(rowsPath)
+		if err != nil {
+			return fmt.Errorf("merge: %s: %w", dir, err)
+		}
+		m.shards[i] = shardOut{dir, base, sh, data}
 	}
 	first := m.shards[0]
 	m.first = first
@@ -131,7 +141,20 @@ func (m *merger) readShards(dirs []string) error {
 		if sh.base != first.base {
 			return fmt.Errorf("merge: %s and %s are shards of different runs: %s", first.dir, sh.dir, headerDiff(first.base, sh.base, "in "+first.dir, "in "+sh.dir))
 		}
+		if !sameData(first.data, sh.data) {
+			return fmt.Errorf("merge: %s and %s are shards run on different data: %s", first.dir, sh.dir, dataDiff(first.data, sh.data, "in "+first.dir, "in "+sh.dir))
+		}
 	}
+	// Shards that found the same files in different places agree on the
+	// data; the merged rows take the lowest shard's lines, whatever the
+	// order of the directories given.
+	low := m.shards[0]
+	for _, sh := range m.shards {
+		if sh.shard.Index < low.shard.Index {
+			low = sh
+		}
+	}
+	m.data = low.data
 	for i := 0; i < first.shard.Count; i++ {
 		if _, ok := seen[i]; !ok {
 			m.absent = append(m.absent, strconv.Itoa(i))
@@ -180,6 +203,7 @@ func (m *merger) checkPlan() error {
 			names = append(names, s.Datasets[i].Name+" ("+s.Datasets[i].Path+")")
 		}
 	}
+	m.skippedList = names
 	if want := metadataLine(s, m.kind, m.quick, names); want != first.base {
 		return fmt.Errorf("merge: the shards' first line is not the one this ldpbench writes for their spec: %s", headerDiff(first.base, want, "in the shards", "from this ldpbench"))
 	}
@@ -295,6 +319,9 @@ func (m *merger) write() (*Result, error) {
 		if _, err := fmt.Fprintln(w, first.base); err != nil {
 			return err
 		}
+		if err := results.WriteComments(w, m.data); err != nil {
+			return err
+		}
 		if err := results.WriteRowsHeader(w); err != nil {
 			return err
 		}
@@ -314,8 +341,8 @@ func (m *merger) write() (*Result, error) {
 			s.Path = ""
 		}
 	}
-	res := &Result{OutDir: out, Cells: len(m.plan)}
-	if err := finish(s, m.kind, Options{OutDir: out}, m.spec.Reduced(m.quick), res, m.logf); err != nil {
+	res := &Result{OutDir: out, Cells: len(m.plan), SkippedData: m.skippedList}
+	if err := finish(s, m.kind, Options{OutDir: out}, m.spec.Reduced(m.quick), m.skippedList, res, m.logf); err != nil {
 		return nil, err
 	}
 	return res, nil

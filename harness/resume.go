@@ -14,7 +14,9 @@ import (
 // cells, a prefix of the plan, it holds complete. It truncates anything after
 // them (a cell cut short by a kill), so that appending the remaining cells
 // gives the same bytes as an uninterrupted run. A missing file means 0.
-func resumable(path, header string, cells []planCell, trials int, metrics []string) (int, error) {
+// The file's data lines must record the same data as this run's (data):
+// rows computed on another file are not resumed.
+func resumable(path, header string, data []string, cells []planCell, trials int, metrics []string) (int, error) {
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -35,7 +37,21 @@ func resumable(path, header string, cells []planCell, trials int, metrics []stri
 	if got := string(bytes.TrimRight(lines[0], "\n")); got != header {
 		return 0, fmt.Errorf("%s is an interrupted run of another %s; use --fresh to discard it or --out to write elsewhere", path, HeaderDiff(got, header))
 	}
-	if got, want := string(bytes.TrimRight(lines[1], "\n")), results.RowsHeader(); got != want {
+	// The data lines, then the column header.
+	head := 1
+	var got []string
+	for head < len(lines) && bytes.HasPrefix(lines[head], []byte("#")) {
+		got = append(got, string(bytes.TrimRight(lines[head], "\n")))
+		head++
+	}
+	if head == len(lines) {
+		// Killed before the column header was written: start afresh.
+		return 0, os.Remove(path)
+	}
+	if !sameData(got, data) {
+		return 0, fmt.Errorf("%s is an interrupted run on other data: %s; use --fresh to discard it or --out to write elsewhere", path, dataDiff(got, data, "in the file", "in this run"))
+	}
+	if got, want := string(bytes.TrimRight(lines[head], "\n")), results.RowsHeader(); got != want {
 		return 0, fmt.Errorf("%s: unexpected column header %q, want %q", path, got, want)
 	}
 	// The whole prefix, metadata line included (a comment to the CSV
@@ -51,11 +67,11 @@ func resumable(path, header string, cells []planCell, trials int, metrics []stri
 		trial, metric := (i%perCell)/len(metrics), metrics[i%len(metrics)]
 		if r.Cell() != c || r.Trial != trial || r.Metric != metric {
 			return 0, fmt.Errorf("%s: line %d is %s trial %d %s, the plan expects %s trial %d %s; use --fresh to discard it",
-				path, i+3, r.Cell().Key(), r.Trial, r.Metric, c.Key(), trial, metric)
+				path, i+head+2, r.Cell().Key(), r.Trial, r.Metric, c.Key(), trial, metric)
 		}
 	}
 	keep := 0
-	for _, l := range lines[:2+done*perCell] {
+	for _, l := range lines[:head+1+done*perCell] {
 		keep += len(l)
 	}
 	if err := os.Truncate(path, int64(keep)); err != nil {

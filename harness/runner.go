@@ -26,7 +26,6 @@ import (
 	"github.com/ldpbench/ldpbench/figures"
 	"github.com/ldpbench/ldpbench/metrics"
 	"github.com/ldpbench/ldpbench/results"
-	"github.com/ldpbench/ldpbench/tables"
 )
 
 // Output file names inside the output directory.
@@ -88,10 +87,14 @@ type Result struct {
 	// SkippedData names the datasets whose files were absent, as
 	// "name (file)": the whole run's when Skipped, else the ones left out.
 	SkippedData []string
-	Figures     []string
-	Tables      []string // the tables' CSV and Markdown files
-	Summaries   []results.Summary
-	SpecCopied  string
+	// SkippedOutputs names the figures and tables not drawn or written
+	// because every dataset they show was skipped, as "figure NAME: why"
+	// (also in summary.csv's "# skipped" lines).
+	SkippedOutputs []string
+	Figures        []string
+	Tables         []string // the tables' CSV and Markdown files
+	Summaries      []results.Summary
+	SpecCopied     string
 }
 
 // cellState is the runner's book-keeping for one cell.
@@ -124,6 +127,9 @@ type runner struct {
 	data    []*datasets.Dataset
 	skipped []string
 	cells   []planCell
+	// dataLines are rows.csv's "# data" lines, the provenance of the
+	// files read (dataLines).
+	dataLines []string
 	// specs holds each cell's spec, set by checkCells.
 	specs []*experiment.CellSpec
 	// Set by selectShard: rows.csv's first line, the result, and the
@@ -248,6 +254,7 @@ func (r *runner) loadCells() error {
 		return err
 	}
 	r.data, r.skipped = data, skipped
+	r.dataLines = dataLines(r.s, data)
 	for _, name := range skipped {
 		r.logf("dataset %s skipped: its file is not fetched yet (run `make data`, or set $%s to where it is)", name, datasets.EnvData)
 	}
@@ -370,6 +377,11 @@ func (r *runner) upToDate() (bool, error) {
 	if line != r.header {
 		return false, fmt.Errorf("%s holds results of another %s; use --fresh to replace them or --out to write elsewhere", r.rowsPath, HeaderDiff(line, r.header))
 	}
+	if _, data, err := headerLines(r.rowsPath); err != nil {
+		return false, err
+	} else if !sameData(data, r.dataLines) {
+		return false, fmt.Errorf("%s holds results computed on other data: %s; use --fresh to replace them or --out to write elsewhere", r.rowsPath, dataDiff(data, r.dataLines, "in the file", "in this run"))
+	}
 	complete, err := results.Complete(r.rowsPath)
 	if err != nil {
 		return false, err
@@ -429,7 +441,7 @@ func (r *runner) finishRun() (*Result, error) {
 		// Merge plans from.
 		return r.res, copySpec(r.s, r.opt.OutDir, r.res)
 	}
-	if err := finish(r.s, r.kind, r.opt, r.reduced, r.res, r.logf); err != nil {
+	if err := finish(r.s, r.kind, r.opt, r.reduced, r.skipped, r.res, r.logf); err != nil {
 		return nil, err
 	}
 	return r.res, nil
@@ -498,15 +510,20 @@ func fileExists(path string) bool {
 // and the dataset's key alone, so every spec with the same seed sees the
 // same data. A dataset whose file is not found is skipped (nil, and its name
 // in skipped); any other failure is an error.
+//
+// The files are hashed as they are read, each once (datasets.FileDigests),
+// for their provenance lines (Dataset.File); a file with fewer data rows
+// than a dataset's rows key is an error at any scale.
 func loadDatasets(s *Spec) (data []*datasets.Dataset, skipped []string, err error) {
 	maxN := 0
 	for _, n := range s.Axes.N {
 		maxN = max(maxN, n)
 	}
+	digests := datasets.NewFileDigests()
 	out := make([]*datasets.Dataset, len(s.Datasets))
 	for i := range s.Datasets {
 		d := &s.Datasets[i]
-		ds, err := d.Build(maxN, datasetRand(s.Seed, d))
+		ds, err := d.BuildWith(maxN, datasetRand(s.Seed, d), digests)
 		if errors.Is(err, datasets.ErrNotFound) {
 			if !datasets.Fetchable(d.Path) {
 				// Only data that `make data` will bring may be absent; any
@@ -553,7 +570,7 @@ func metadataLine(s *Spec, kind experiment.Kind, quick bool, skipped []string) s
 // runCells runs the cells not yet in the partial rows file and appends
 // them; it returns how many cells are on disk.
 func (r *runner) runCells(ctx context.Context) (onDisk int, err error) {
-	done, err := resumable(r.partialPath, r.header, r.cells, r.s.Trials, r.s.Metrics)
+	done, err := resumable(r.partialPath, r.header, r.dataLines, r.cells, r.s.Trials, r.s.Metrics)
 	if err != nil {
 		return 0, err
 	}
@@ -561,7 +578,7 @@ func (r *runner) runCells(ctx context.Context) (onDisk int, err error) {
 	if done > 0 {
 		r.logf("resuming %s: %d of %d cells already finished", r.partialPath, done, len(r.cells))
 	}
-	f, w, err := openPartial(r.partialPath, r.header)
+	f, w, err := openPartial(r.partialPath, r.header, r.dataLines)
 	if err != nil {
 		return done, err
 	}
@@ -579,10 +596,11 @@ func (r *runner) runCells(ctx context.Context) (onDisk int, err error) {
 }
 
 // openPartial opens the partial rows file for appending and writes its
-// headers unless they are there already: a run interrupted after its
-// headers but before its first whole cell resumes with no cell done and a
-// file that holds them (resumable truncated it to them).
-func openPartial(path, header string) (*os.File, *bufio.Writer, error) {
+// headers (the first line, the data lines, the CSV header) unless they are
+// there already: a run interrupted after its headers but before its first
+// whole cell resumes with no cell done and a file that holds them
+// (resumable truncated it to them).
+func openPartial(path, header string, data []string) (*os.File, *bufio.Writer, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, err
@@ -595,6 +613,10 @@ func openPartial(path, header string) (*os.File, *bufio.Writer, error) {
 	}
 	if fi.Size() == 0 {
 		if _, err := fmt.Fprintln(w, header); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		if err := results.WriteComments(w, data); err != nil {
 			f.Close()
 			return nil, nil, err
 		}
@@ -777,17 +799,37 @@ func cellRows(rows []results.Row, c results.Cell, spec *experiment.CellSpec, st 
 }
 
 // finish summarises rows.csv, draws the figures (with kind's names of its
-// methods) and writes the tables, all written atomically.
-func finish(s *Spec, kind experiment.Kind, opt Options, reduced bool, res *Result, logf func(string, ...any)) error {
-	rows, err := results.ReadRowsFile(filepath.Join(opt.OutDir, RowsFile))
+// methods) and writes the tables, all written atomically. skipped are the
+// "name (path)" entries of the datasets the run skipped: a figure or table
+// that shows only those is left out (a note, and Result.SkippedOutputs),
+// one that shows some of them says so. summary.csv starts with rows.csv's
+// data lines, then a "# skipped" line per skipped dataset, figure and
+// table.
+func finish(s *Spec, kind experiment.Kind, opt Options, reduced bool, skipped []string, res *Result, logf func(string, ...any)) error {
+	rowsPath := filepath.Join(opt.OutDir, RowsFile)
+	rows, err := results.ReadRowsFile(rowsPath)
 	if err != nil {
 		return err
 	}
+	_, data, err := headerLines(rowsPath)
+	if err != nil {
+		return err
+	}
+	names := skippedNames(skipped)
+	comments := slices.Clone(data)
+	for i, e := range skipped {
+		file := strings.TrimSuffix(strings.TrimPrefix(e[len(names[i]):], " ("), ")")
+		comments = append(comments, skippedLine("dataset", names[i], "data file "+strconv.Quote(file)+" not found"))
+	}
+	comments = append(comments, outputSkips(s, names)...)
 	res.Summaries = results.Summarise(rows)
 	for i := range res.Summaries {
 		res.Summaries[i].Quick = reduced // summary.csv's quick column: figures can mark a pipeline check
 	}
 	if err := results.WriteFileAtomic(filepath.Join(opt.OutDir, SummaryFile), func(w *bufio.Writer) error {
+		if err := results.WriteComments(w, comments); err != nil {
+			return err
+		}
 		return results.WriteSummaries(w, res.Summaries)
 	}); err != nil {
 		return err
@@ -795,12 +837,15 @@ func finish(s *Spec, kind experiment.Kind, opt Options, reduced bool, res *Resul
 	if err := copySpec(s, opt.OutDir, res); err != nil {
 		return err
 	}
-	files, err := DrawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, kind, s.GroupLabels(), logf)
+	files, leftFigs, err := drawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, kind, s.GroupLabels(), names, logf)
 	res.Figures = files
+	res.SkippedOutputs = leftFigs
 	if err != nil {
 		return err
 	}
-	res.Tables, err = tables.WriteAll(res.Summaries, s.Tables, opt.OutDir)
+	tabs, leftTabs, err := writeTables(res.Summaries, s.Tables, opt.OutDir, names, logf)
+	res.Tables = tabs
+	res.SkippedOutputs = append(res.SkippedOutputs, leftTabs...)
 	return err
 }
 
@@ -826,8 +871,21 @@ func copySpec(s *Spec, dir string, res *Result) error {
 
 // DrawFigures renders every figure of a spec from summaries into dir, its
 // methods named as kind names them (experiment.Label; kind may be nil) and
-// its groups as the datasets' stand-ins label them (groupLabels).
+// its groups as the datasets' stand-ins label them (groupLabels). The
+// datasets that the run in dir skipped (SkippedIn) are left out as a run
+// leaves them out: a figure that shows only skipped datasets is not drawn
+// (a note to logf), one that shows some of them names them in its caption.
 func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, kind experiment.Kind, groups []string, logf func(string, ...any)) ([]string, error) {
+	files, _, err := drawFigures(figs, summaries, dir, kind, groups, SkippedIn(dir), logf)
+	return files, err
+}
+
+// drawFigures is DrawFigures with the names of the skipped datasets; it
+// also returns the figures left out, as "figure NAME: why".
+func drawFigures(figs []figures.Spec, summaries []results.Summary, dir string, kind experiment.Kind, groups []string, skipped []string, logf func(string, ...any)) (all, left []string, err error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
 	names := func(field, value string) (string, bool) {
 		switch {
 		case field == "method" && kind != nil:
@@ -839,15 +897,23 @@ func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, k
 		}
 		return "", false
 	}
-	var all []string
 	for _, fig := range figs {
-		files, err := figures.Render(summaries, fig, dir, figures.WithWarnf(logf), figures.WithNames(names))
+		missing, whole := leftOut(fig.Filter, skipped)
+		if whole {
+			// Not an error: the figure waits for `make data`, like the
+			// datasets it shows.
+			why := allSkipped(missing)
+			logf("skipped figure %q: %s", fig.Name, why)
+			left = append(left, fmt.Sprintf("figure %s: %s", fig.Name, why))
+			continue
+		}
+		files, err := figures.Render(summaries, fig, dir, figures.WithWarnf(logf), figures.WithNames(names), figures.WithSkipped(missing))
 		if err != nil {
-			return all, fmt.Errorf("figure %q: %w", fig.Name, err)
+			return all, left, fmt.Errorf("figure %q: %w", fig.Name, err)
 		}
 		all = append(all, files...)
 	}
-	return all, nil
+	return all, left, nil
 }
 
 // startProgress prints a progress line with an ETA every half second until

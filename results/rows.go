@@ -214,3 +214,18 @@ func WriteRowsHeader(w io.Writer) error {
 	_, err := io.WriteString(w, RowsHeader()+"\n")
 	return err
 }
+
+// WriteComments writes header lines above a file's CSV header: each must
+// start with '#' (CSV readers skip it; ReadRows and ReadSummaries do) and
+// hold no line break.
+func WriteComments(w io.Writer, lines []string) error {
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "#") || strings.ContainsAny(l, "\r\n") {
+			return fmt.Errorf("header line %q: want a '#' line without line breaks", l)
+		}
+		if _, err := io.WriteString(w, l+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/results"
-	"github.com/ldpbench/ldpbench/tables"
 )
 
 // cmdPlot re-draws a finished run's figures and tables from its summary
@@ -49,11 +48,12 @@ func cmdPlot(_ context.Context, c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, kind, spec.GroupLabels(), func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) })
+	logf := func(f string, a ...any) { fmt.Fprintf(c.stderr, f+"\n", a...) }
+	files, err := harness.DrawFigures(spec.TitledFigures(), summaries, dir, kind, spec.GroupLabels(), logf)
 	if err != nil {
 		return err
 	}
-	tabs, err := tables.WriteAll(summaries, spec.Tables, dir)
+	tabs, err := harness.WriteTables(summaries, spec.Tables, dir, logf)
 	if err != nil {
 		return err
 	}

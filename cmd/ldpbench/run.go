@@ -97,6 +97,14 @@ func runSpec(ctx context.Context, c *cli, arg string, opt harness.Options, out i
 	for _, f := range slices.Concat(res.Figures, res.Tables) {
 		fmt.Fprintln(out, "  ", f)
 	}
+	if len(res.SkippedData) > 0 {
+		// Not a failure: what waits for `make data` is named, with the
+		// figures and tables that wait with it.
+		fmt.Fprintf(out, "   skipped, data not fetched: %s\n", strings.Join(res.SkippedData, ", "))
+	}
+	for _, s := range res.SkippedOutputs {
+		fmt.Fprintf(out, "   skipped %s\n", s)
+	}
 	if opt.Quick && len(spec.Claims) > 0 {
 		// claims.csv is written all the same (the machinery is what a quick
 		// run checks), but its ranges are not the paper's experiment.
@@ -149,6 +157,9 @@ func runBatch(ctx context.Context, c *cli, args []string, opt harness.Options) e
 				note += ", 1 figure warning"
 			case n > 1:
 				note += fmt.Sprintf(", %d figure warnings", n)
+			}
+			if n := len(res.SkippedOutputs); n > 0 {
+				note += fmt.Sprintf(", %d figure(s) or table(s) skipped", n)
 			}
 			if len(res.SkippedData) > 0 {
 				note += ", data not fetched: " + strings.Join(res.SkippedData, ", ")
