@@ -18,7 +18,7 @@ func Catalogue() []Spec {
 		{Name: "beta25-minmax", Source: SourceBeta, A: 2, B: 5, Normalise: RuleMinMax,
 			Description: "Beta(2,5) normalised by the sample's own min and max, as Du et al. does"},
 		{Name: "beta-sin", Source: SourceBetaSin, Substitute: true,
-			Description: "Beta(2,5).pdf(u)*(1+0.5*sin(2*pi*10*u)) mapped by 2u-1; ldpbench substitute for 004's unpublished Beta+Sin"},
+			Description: "Beta(2,5).pdf(u)*(1+0.5*sin(2*pi*10*u)) mapped by 2u-1; ldpbench substitute for Du et al.'s unpublished Beta+Sin"},
 		{Name: "gaussian-mu0", Source: SourceGaussian, Mu: 0, Sigma: 0.25,
 			Description: "N(0, 1/4) truncated to [-1,1] by rejection (Zhao et al., 16-d Gaussians)"},
 		{Name: "gaussian-mu0.33", Source: SourceGaussian, Mu: 1.0 / 3, Sigma: 0.25,

@@ -41,6 +41,11 @@ func TestCatalogue(t *testing.T) {
 		if s.Description == "" {
 			t.Errorf("%s: no description", s.Name)
 		}
+		// list datasets -v says why a substitute's real data cannot be
+		// fetched: a new stand-in must come with its reason.
+		if why := Unobtainable(s); s.Substitute != (why != "") {
+			t.Errorf("%s: substitute %v, but Unobtainable = %q", s.Name, s.Substitute, why)
+		}
 		if got, ok := Lookup(s.Name); !ok || got != s {
 			t.Errorf("Lookup(%q) = %+v, %v", s.Name, got, ok)
 		}

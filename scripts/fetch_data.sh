@@ -94,11 +94,11 @@ download() {
 	fi
 }
 
-# fetch FILE URL SHA256 DATASETS: put data/FILE (for the catalogue entries
+# fetch FILE URL SHA256 [DATASETS]: put data/FILE (for the catalogue entries
 # DATASETS) from URL, unless it is already in data/ or the shared fallback.
 # SHA256 "-" = not yet pinned: the hash is printed so that it can be.
 fetch() {
-	local name=$1 url=$2 want=$3 what="$1 ($4)" dest="data/$1"
+	local name=$1 url=$2 want=$3 what="$1${4:+ ($4)}" dest="data/$1"
 	local got
 	if [ -f "$dest" ]; then
 		echo "have    $dest"

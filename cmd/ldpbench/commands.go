@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
 	"github.com/ldpbench/ldpbench/harness"
 	"github.com/ldpbench/ldpbench/mechanisms"
@@ -63,13 +62,7 @@ func cmdList(_ context.Context, c *cli, args []string) error {
 			}
 		}
 	case "datasets":
-		for _, d := range datasets.Catalogue() {
-			if *verbose {
-				fmt.Fprintf(stdout, "%s\t%s\n", d.Name, d.Key())
-			} else {
-				fmt.Fprintln(stdout, d.Name)
-			}
-		}
+		listDatasets(stdout, *verbose)
 	case "specs":
 		// Where the specs come from goes to stderr, so that stdout stays a
 		// list of names to pipe.
