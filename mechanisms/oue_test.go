@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
@@ -106,5 +108,98 @@ func TestOUESamplers(t *testing.T) {
 	}
 	if _, err := mechanisms.NewOUE(1, 1); err == nil {
 		t.Error("d = 1 accepted")
+	}
+}
+
+// binomPMF returns the pmf of Binomial(n, p) on 0..n, with pc = 1 − p.
+func binomPMF(n int, p, pc float64) []float64 {
+	f := make([]float64, n+1)
+	for k := range f {
+		lgn, _ := math.Lgamma(float64(n) + 1)
+		lgk, _ := math.Lgamma(float64(k) + 1)
+		lgr, _ := math.Lgamma(float64(n-k) + 1)
+		f[k] = math.Exp(lgn - lgk - lgr + float64(k)*math.Log(p) + float64(n-k)*math.Log(pc))
+	}
+	return f
+}
+
+// TestOUESupportCountsLaw: a support count's draws fit its exact law, the
+// convolution of Binomial(c, 1/2) and Binomial(n − c, q), by a chi-square
+// test (200,000 draws; cells pooled to expected counts ≥ 5; alpha 1e-6 per
+// case, 4 cases, so a false failure on this fixed seed has probability
+// below 4e-6), at shapes where a draw is n·q < 1 (ε = 5, n − c = 100:
+// n·q = 0.67), both small, and both large. Catches p and q swapped, the
+// count drawn from n instead of n − c, 1 − q taken as q (the bit's
+// complement), and a sampler whose law is a few percent off in any cell
+// of mass 0.1 (4 % there is a noncentrality of 30 at 200,000 draws, past
+// the critical values of 30–50 at these cell counts).
+func TestOUESupportCountsLaw(t *testing.T) {
+	const draws = 200_000
+	const alpha = 1e-6
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct {
+		eps    float64
+		counts []int
+	}{
+		{5, []int{3, 100}},   // other users' count at n·q = 0.67
+		{4, []int{0, 40}},    // no own users; n·q = 0.72
+		{1, []int{12, 30}},   // both inversion
+		{2, []int{400, 800}}, // both BTRS
+	} {
+		m, err := mechanisms.NewOUE(c.eps, len(c.counts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, other := c.counts[0], c.counts[1]
+		fo := binomPMF(own, m.P(), 1-m.P())
+		em := math.Exp(-c.eps)
+		fq := binomPMF(other, m.Q(), 1/(1+em))
+		law := make([]float64, own+other+1)
+		for i, a := range fo {
+			for j, b := range fq {
+				law[i+j] += a * b
+			}
+		}
+		obs := make([]float64, len(law))
+		dst := make([]float64, len(c.counts))
+		for range draws {
+			m.SupportCounts(c.counts, rng, dst)
+			obs[int(dst[0])]++
+		}
+		// Pool from the left: close a cell when its expected count
+		// reaches 5 and the rest still has 5; the rest joins the last.
+		tail := 0.0
+		for _, p := range law {
+			tail += p * draws
+		}
+		var stat, o, e float64
+		cells := 0
+		for k, p := range law {
+			o += obs[k]
+			e += p * draws
+			tail -= p * draws
+			if (e >= 5 && tail >= 5) || k == len(law)-1 {
+				stat += (o - e) * (o - e) / e
+				cells++
+				o, e = 0, 0
+			}
+		}
+		pv := distuv.ChiSquared{K: float64(cells - 1)}.Survival(stat)
+		if pv < alpha {
+			t.Errorf("ε = %g, counts %v: chi-square %.4g on %d cells, p-value %.3g", c.eps, c.counts, stat, cells, pv)
+		}
+	}
+}
+
+// TestOUESupportCountsNoAlloc: SupportCounts allocates nothing (a run
+// calls it once per trial, but the samplers below it are shared with the
+// group simulations' hot loops). Catches a per-draw rand.Rand or slice.
+func TestOUESupportCountsNoAlloc(t *testing.T) {
+	m, _ := mechanisms.NewOUE(1, 8)
+	rng := rand.New(rand.NewPCG(13, 14))
+	counts := []int{1000, 0, 5000, 200, 3, 0, 3000, 800}
+	dst := make([]float64, 8)
+	if a := testing.AllocsPerRun(100, func() { m.SupportCounts(counts, rng, dst) }); a != 0 {
+		t.Errorf("SupportCounts: %v allocations a call", a)
 	}
 }

@@ -3,6 +3,7 @@ package group
 import (
 	"math/rand/v2"
 
+	"github.com/ldpbench/ldpbench/internal/binomial"
 	"github.com/ldpbench/ldpbench/mechanisms"
 )
 
@@ -65,8 +66,8 @@ func (m *Mechanism) simulateIndex(t *Tally, groups []int32, values []float64, rn
 			if n == 0 {
 				continue
 			}
-			kg := binomial(rng, n, a, notA)
-			kv := binomial(rng, kg, c, notC)
+			kg := binomial.Sample(rng, n, a, notA)
+			kv := binomial.Sample(rng, kg, c, notC)
 			out[g*w+y] += kv
 			pool[g] += kg - kv
 			kept += kg
@@ -85,11 +86,11 @@ func (m *Mechanism) simulateIndex(t *Tally, groups []int32, values []float64, rn
 		if m.uniform {
 			pool[h] += n
 		} else if n > 0 {
-			kv := binomial(rng, n, c, notC)
+			kv := binomial.Sample(rng, n, c, notC)
 			if k%2 == 0 {
 				row[k/2] += kv
 			} else {
-				up := binomial(rng, kv, 0.5, 0.5)
+				up := binomial.Sample(rng, kv, 0.5, 0.5)
 				row[k/2] += kv - up
 				row[k/2+1] += up
 			}
