@@ -335,6 +335,13 @@ func (m *merger) write() (*Result, error) {
 		return nil, err
 	}
 	os.Remove(filepath.Join(out, PartialFile))
+	dirs := make([]string, len(m.shards))
+	for i, sh := range m.shards {
+		dirs[i] = sh.dir
+	}
+	if err := mergeTimes(out, dirs); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	if s.Path == "" {
 		s.Path = filepath.Join(first.dir, SpecFile)
 		if !fileExists(s.Path) {

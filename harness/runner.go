@@ -196,8 +196,14 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	if upToDate {
 		r.logf("%s is up to date; re-summarising and re-drawing", r.rowsPath)
 		r.res.UpToDate = true
-	} else if err := r.execute(ctx); err != nil {
-		return nil, err // execute abandons the directory where a refusal must
+	} else {
+		start, cpu0 := time.Now(), CPUSeconds()
+		if err := r.execute(ctx); err != nil {
+			return nil, err // execute abandons the directory where a refusal must
+		}
+		if err := r.recordTimes(start, cpu0); err != nil {
+			return nil, err
+		}
 	}
 	return r.finishRun()
 }
@@ -466,10 +472,10 @@ func endRows(path string, rows int) error {
 }
 
 // removeOutputs removes, for --fresh, what an earlier run wrote into dir:
-// its rows (finished or not), summary, claims, spec copy, and the figures
+// its rows (finished or not), summary, claims, spec copy, times, and the figures
 // named by that spec copy and by s. Other files are left alone.
 func removeOutputs(dir string, s *Spec, logf func(string, ...any)) error {
-	paths := []string{RowsFile, PartialFile, SummaryFile, ClaimsFile, SpecFile}
+	paths := []string{RowsFile, PartialFile, SummaryFile, ClaimsFile, SpecFile, TimesFile}
 	for i := range paths {
 		paths[i] = filepath.Join(dir, paths[i])
 	}

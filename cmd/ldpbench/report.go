@@ -48,6 +48,7 @@ type reportRun struct {
 	Scale       string // "quick" or "full"
 	Cells       string // "" when run.log has no summary line
 	Wall, CPU   string // seconds, "" when unknown
+	Timed       string // on what the times were taken (times.csv), "" when unknown
 	Skipped     []string
 	Figures     []reportFigure
 	Tables      []reportTable
@@ -311,6 +312,12 @@ func loadReportRun(dir string) (*reportRun, error) {
 			}
 		}
 	}
+	// The run's own record of its times, where it has one, over run.log's.
+	if rows, err := harness.ReadTimes(dir); err == nil && len(rows) > 0 {
+		wall, cpu := harness.TotalTimes(rows)
+		r.Wall, r.CPU = strconv.FormatFloat(wall, 'f', 1, 64), strconv.FormatFloat(cpu, 'f', 1, 64)
+		r.Timed = fmt.Sprintf("%d call(s) of run, the last with %d workers on %d CPUs (%s)", len(rows), rows[len(rows)-1].Jobs, rows[len(rows)-1].CPUs, rows[len(rows)-1].CPUModel)
+	}
 	slices.Sort(r.Skipped)
 	r.Skipped = slices.Compact(r.Skipped)
 	for _, f := range spec.TitledFigures() {
@@ -332,7 +339,7 @@ func loadReportRun(dir string) (*reportRun, error) {
 		}
 	}
 	r.Regress = readVerdict(filepath.Join(dir, RegressFile), head)
-	for _, f := range []string{harness.RowsFile, harness.SummaryFile, harness.SpecFile, harness.ClaimsFile, RegressFile, "run.log"} {
+	for _, f := range []string{harness.RowsFile, harness.SummaryFile, harness.SpecFile, harness.ClaimsFile, harness.TimesFile, RegressFile, "run.log"} {
 		if fileExists(filepath.Join(dir, f)) {
 			r.Files = append(r.Files, f)
 		}

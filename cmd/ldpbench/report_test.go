@@ -35,6 +35,11 @@ func TestReport(t *testing.T) {
 	log := "mean-synthetic: 12 cells (0 resumed), 480 trials run in 1.5 s wall, 2.9 CPU-s -> out/mean-synthetic\n" +
 		"other: skipped: data not fetched: adult, bank (run 'make data')\n"
 	writeFile(t, filepath.Join(dir, "run.log"), log)
+	// Without the run's own times.csv, the page reads run.log's line
+	// (TestReportIndexByFigure reads times.csv).
+	if err := os.Remove(filepath.Join(dir, harness.TimesFile)); err != nil {
+		t.Fatal(err)
+	}
 	appendFile(t, filepath.Join(dir, harness.SpecFile), bestTable)
 	index := filepath.Join(t.TempDir(), "site", "index.html")
 	var out, errOut bytes.Buffer
@@ -199,7 +204,13 @@ func TestReportIndexByFigure(t *testing.T) {
 		t.Error("index leaves out the figures that were not run")
 	}
 	page := readPage(t, filepath.Join(dir, ReportFile))
-	for _, want := range []string{"Baek &amp; Chung, Fig. 3, Beta", "<h2>Regression verdict</h2>", ": 0 moved"} {
+	times, err := harness.ReadTimes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall, cpu := harness.TotalTimes(times)
+	for _, want := range []string{"Baek &amp; Chung, Fig. 3, Beta", "<h2>Regression verdict</h2>", ": 0 moved",
+		strconv.FormatFloat(wall, 'f', 1, 64) + " s", strconv.FormatFloat(cpu, 'f', 1, 64) + " CPU-s", "1 call(s) of run, the last with 2 workers"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

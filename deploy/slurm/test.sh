@@ -172,8 +172,12 @@ n=$(scontrol -o show job "$array" | grep -c 'JobState=COMPLETED')
 compared=0
 for f in "$work/single"/*; do
 	b=$(basename "$f")
+	[ "$b" = times.csv ] && continue # the machine's times, not results
 	cmp -s "$f" "$root/merged/$b" || die "merged $b differs from the single-machine run's ($root/merged/$b vs $f)"
 	compared=$((compared + 1))
 done
 [ $compared -ge 3 ] || die "only $compared files to compare"
+# The merged times.csv is the shards' records: a header and one row each.
+rows=$(($(wc -l <"$root/merged/times.csv") - 1))
+[ "$rows" = "$SHARDS" ] || die "merged times.csv has $rows rows, want one per shard ($SHARDS)"
 say "PASS: $SHARDS shards on Slurm merged into the single run's bytes ($compared files: $(cd "$work/single" && ls | tr '\n' ' '))"
