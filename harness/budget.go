@@ -41,9 +41,16 @@ type CellBudget struct {
 
 // BudgetReport is the estimated cost of a spec, from a short calibration.
 type BudgetReport struct {
-	Spec                  string
-	Quick                 bool
-	Cells, Trials         int
+	Spec          string
+	Quick         bool
+	Cells, Trials int
+	// Crossed is the cells of the axes' cross product, of the datasets
+	// here, when the spec names its cells ([[cells]], [[exclude]]); 0
+	// when it runs them all.
+	Crossed int
+	// Timing is set for a timing spec (Spec.IsTiming), whose trials run
+	// one at a time whatever -j.
+	Timing                bool
 	PerCell               []CellBudget
 	CPUSeconds            float64 // sum over the cells
 	Groups, Calibrated    int     // groups of cells (dataset × method × params × n capped) and how many were timed
@@ -123,7 +130,14 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	if err := b.loadCells(); err != nil {
 		return nil, err
 	}
-	rep := &BudgetReport{Spec: s.Name, Quick: opt.Quick, Cells: len(b.cells), Trials: s.Trials, CalibrationN: opt.CalibrationN, Cores: opt.Cores}
+	rep := &BudgetReport{Spec: s.Name, Quick: opt.Quick, Cells: len(b.cells), Trials: s.Trials, CalibrationN: opt.CalibrationN, Cores: opt.Cores, Timing: s.IsTiming()}
+	if s.filtered() {
+		for _, g := range s.grid(experiment.Methods(kind, s.Axes.Method)) {
+			if b.data[g.di] != nil {
+				rep.Crossed++
+			}
+		}
+	}
 	b.group()
 	rep.Groups = len(b.keys)
 	if err := b.calibrate(rep); err != nil {

@@ -141,8 +141,11 @@ func (m *merger) readShards(dirs []string) error {
 		if sh.base != first.base {
 			return fmt.Errorf("merge: %s and %s are shards of different runs: %s", first.dir, sh.dir, headerDiff(first.base, sh.base, "in "+first.dir, "in "+sh.dir))
 		}
-		if !sameData(first.data, sh.data) {
-			return fmt.Errorf("merge: %s and %s are shards run on different data: %s", first.dir, sh.dir, dataDiff(first.data, sh.data, "in "+first.dir, "in "+sh.dir))
+		// Shards timed on different machines are one run: the merged
+		// rows name each shard's machine (mergeTiming).
+		firstData, _ := splitTiming(first.data)
+		if shData, _ := splitTiming(sh.data); !sameData(firstData, shData) {
+			return fmt.Errorf("merge: %s and %s are shards run on different data: %s", first.dir, sh.dir, dataDiff(firstData, shData, "in "+first.dir, "in "+sh.dir))
 		}
 	}
 	// Shards that found the same files in different places agree on the
@@ -154,7 +157,8 @@ func (m *merger) readShards(dirs []string) error {
 			low = sh
 		}
 	}
-	m.data = low.data
+	lowData, _ := splitTiming(low.data)
+	m.data = append(lowData, mergeTiming(m.shards)...)
 	for i := 0; i < first.shard.Count; i++ {
 		if _, ok := seen[i]; !ok {
 			m.absent = append(m.absent, strconv.Itoa(i))

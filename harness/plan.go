@@ -3,9 +3,7 @@ package harness
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"maps"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 
 	"github.com/ldpbench/ldpbench/datasets"
@@ -21,39 +19,24 @@ type planCell struct {
 }
 
 // expand lists the cells in plan order: dataset, n, method, ε, then the free
-// parameters in sorted key order. The order fixes the layout of rows.csv.
+// parameters in sorted key order, those of the axes' cross product that the
+// spec keeps (its cells and exclude lists). The order fixes the layout of
+// rows.csv; a cell's seed is its key's, so a cell kept is the same cell as
+// in the whole cross product.
 func expand(s *Spec, kind experiment.Kind) []planCell {
-	methods := experiment.Methods(kind, s.Axes.Method)
-	params := []map[string]string{{}}
-	for _, k := range slices.Sorted(maps.Keys(s.Axes.Params)) {
-		var next []map[string]string
-		for _, p := range params {
-			for _, v := range s.Axes.Params[k] {
-				q := maps.Clone(p)
-				q[k] = v
-				next = append(next, q)
-			}
-		}
-		params = next
-	}
 	var cells []planCell
-	for di, d := range s.Datasets {
-		for _, n := range s.Axes.N {
-			for _, m := range methods {
-				for _, eps := range s.Axes.Eps {
-					for _, p := range params {
-						cells = append(cells, planCell{
-							cell: results.Cell{
-								Experiment: s.Name, Dataset: d.Name, Method: m,
-								Eps: results.Float(eps), N: n, Params: results.FormatParams(p),
-							},
-							dataset: di,
-							params:  p,
-						})
-					}
-				}
-			}
+	for _, g := range s.grid(experiment.Methods(kind, s.Axes.Method)) {
+		if !s.keeps(g) {
+			continue
 		}
+		cells = append(cells, planCell{
+			cell: results.Cell{
+				Experiment: s.Name, Dataset: g.dataset, Method: g.method,
+				Eps: results.Float(g.eps), N: g.n, Params: results.FormatParams(g.params),
+			},
+			dataset: g.di,
+			params:  g.params,
+		})
 	}
 	return cells
 }

@@ -187,7 +187,7 @@ func allSkipped(missing []string) string {
 // written (a note to logf), one that shows some of them names them in its
 // note.
 func WriteTables(summaries []results.Summary, specs []tables.Spec, dir string, logf func(string, ...any)) ([]string, error) {
-	files, _, err := writeTables(summaries, specs, dir, SkippedIn(dir), logf)
+	files, _, err := writeTables(summaries, TimedTables(specs, dir), dir, SkippedIn(dir), logf)
 	return files, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/ldpbench/ldpbench/results"
 )
@@ -15,8 +16,10 @@ import (
 // them (a cell cut short by a kill), so that appending the remaining cells
 // gives the same bytes as an uninterrupted run. A missing file means 0.
 // The file's data lines must record the same data as this run's (data):
-// rows computed on another file are not resumed.
-func resumable(path, header string, data []string, cells []planCell, trials int, metrics []string) (int, error) {
+// rows computed on another file are not resumed. A timing spec's file must
+// have been timed on this machine (timing, this run's timing lines): its
+// times and this machine's would be mixed under one machine's name.
+func resumable(path, header string, data, timing []string, cells []planCell, trials int, metrics []string) (int, error) {
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -48,8 +51,12 @@ func resumable(path, header string, data []string, cells []planCell, trials int,
 		// Killed before the column header was written: start afresh.
 		return 0, os.Remove(path)
 	}
+	got, gotTiming := splitTiming(got)
 	if !sameData(got, data) {
 		return 0, fmt.Errorf("%s is an interrupted run on other data: %s; use --fresh to discard it or --out to write elsewhere", path, dataDiff(got, data, "in the file", "in this run"))
+	}
+	if !slices.Equal(gotTiming, timing) {
+		return 0, fmt.Errorf("%s is an interrupted timing run of another machine (%s; this one %s): its times and this machine's would be mixed; use --fresh to time it all here, or resume it there", path, TimingNote(gotTiming), TimingNote(timing))
 	}
 	if got, want := string(bytes.TrimRight(lines[head], "\n")), results.RowsHeader(); got != want {
 		return 0, fmt.Errorf("%s: unexpected column header %q, want %q", path, got, want)

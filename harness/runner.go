@@ -116,6 +116,11 @@ type runner struct {
 	reduced bool // Spec.Reduced: smaller than the spec's own scale
 	kind    experiment.Kind
 	opt     Options
+	// timing is set for a timing spec (Spec.IsTiming): its trials run one
+	// at a time, alone in the process (trialGate), and rows.csv records
+	// the machine (timingLines, this machine's timingLine).
+	timing      bool
+	timingLines []string
 
 	// Set by loadCells: the memory limit, the datasets' bytes and what
 	// they are (for the memory check of the cells), the datasets (nil:
@@ -236,7 +241,11 @@ func newRunner(kinds experiment.Registry, spec *Spec, opt Options) (*runner, err
 	if opt.Shard.Active() && (opt.Shard.Index < 0 || opt.Shard.Index >= opt.Shard.Count) {
 		return nil, fmt.Errorf("--shard %s: want 0 ≤ i < N", opt.Shard)
 	}
-	return &runner{s: s, reduced: reduced, kind: kind, opt: opt}, nil
+	r := &runner{s: s, reduced: reduced, kind: kind, opt: opt, timing: s.IsTiming()}
+	if r.timing {
+		r.timingLines = []string{timingLine()}
+	}
+	return r, nil
 }
 
 // logf writes a one-line note to the run's log, if it has one.
@@ -383,9 +392,11 @@ func (r *runner) upToDate() (bool, error) {
 	if line != r.header {
 		return false, fmt.Errorf("%s holds results of another %s; use --fresh to replace them or --out to write elsewhere", r.rowsPath, HeaderDiff(line, r.header))
 	}
-	if _, data, err := headerLines(r.rowsPath); err != nil {
+	// A finished timing run is up to date on any machine: its timing
+	// line says where it was timed.
+	if _, lines, err := headerLines(r.rowsPath); err != nil {
 		return false, err
-	} else if !sameData(data, r.dataLines) {
+	} else if data, _ := splitTiming(lines); !sameData(data, r.dataLines) {
 		return false, fmt.Errorf("%s holds results computed on other data: %s; use --fresh to replace them or --out to write elsewhere", r.rowsPath, dataDiff(data, r.dataLines, "in the file", "in this run"))
 	}
 	complete, err := results.Complete(r.rowsPath)
@@ -564,6 +575,11 @@ func metadataLine(s *Spec, kind experiment.Kind, quick bool, skipped []string) s
 	}
 	line := fmt.Sprintf("# ldpbench rows experiment=%s spec_sha256=%s seed=%d trials=%d quick=%t module=%s go=%s build=%s",
 		s.Name, s.Hash(), s.Seed, s.Trials, quick, module, runtime.Version(), BuildID())
+	if s.IsTiming() {
+		// Its wall times were taken one trial at a time (the machine is in
+		// the "# timing" line: a merge elsewhere writes this line alike).
+		line += " timing=serial"
+	}
 	if _, ok := kind.(experiment.TrialKeyer); ok {
 		line += " seeding=" + pairedSeeding
 	}
@@ -576,7 +592,7 @@ func metadataLine(s *Spec, kind experiment.Kind, quick bool, skipped []string) s
 // runCells runs the cells not yet in the partial rows file and appends
 // them; it returns how many cells are on disk.
 func (r *runner) runCells(ctx context.Context) (onDisk int, err error) {
-	done, err := resumable(r.partialPath, r.header, r.dataLines, r.cells, r.s.Trials, r.s.Metrics)
+	done, err := resumable(r.partialPath, r.header, r.dataLines, r.timingLines, r.cells, r.s.Trials, r.s.Metrics)
 	if err != nil {
 		return 0, err
 	}
@@ -584,7 +600,7 @@ func (r *runner) runCells(ctx context.Context) (onDisk int, err error) {
 	if done > 0 {
 		r.logf("resuming %s: %d of %d cells already finished", r.partialPath, done, len(r.cells))
 	}
-	f, w, err := openPartial(r.partialPath, r.header, r.dataLines)
+	f, w, err := openPartial(r.partialPath, r.header, append(slices.Clone(r.dataLines), r.timingLines...))
 	if err != nil {
 		return done, err
 	}
@@ -673,10 +689,15 @@ func (p *cellPool) run(ctx context.Context) error {
 	g.Go(func() error { return p.feed(gctx, tasks) })
 	// The writer drains completed until every worker has stopped, so that a
 	// cancelled run still writes the cells finished before the cancellation.
+	// A timing spec's trials run one at a time, whatever -j.
+	jobs := p.r.opt.Jobs
+	if p.r.timing {
+		jobs = 1
+	}
 	var workers sync.WaitGroup
-	workers.Add(p.r.opt.Jobs)
+	workers.Add(jobs)
 	go func() { workers.Wait(); close(completed) }()
-	for j := 0; j < p.r.opt.Jobs; j++ {
+	for j := 0; j < jobs; j++ {
 		g.Go(func() error {
 			defer workers.Done()
 			return p.work(gctx, tasks, completed)
@@ -707,13 +728,18 @@ func (p *cellPool) work(ctx context.Context, tasks <-chan trialTask, completed c
 	s, kind := p.r.s, p.r.kind
 	for tk := range tasks {
 		st := p.states[tk.cell]
+		// The preparation and the trial under the gate: a timing spec's
+		// alone in the process, any other's beside the others'.
+		release := p.r.gate()
 		st.once.Do(func() { st.run, st.err = kind.Prepare(ctx, p.r.specs[tk.cell]) })
 		if st.err != nil {
+			release()
 			return fmt.Errorf("cell %s: %w", p.r.cells[tk.cell].cell.Key(), st.err)
 		}
 		key := p.r.cells[tk.cell].cell.Key()
 		rng := TrialRand(s.Seed, s.Name, TrialKey(kind, p.r.specs[tk.cell], key), tk.trial)
 		ms, err := st.run.Trial(ctx, tk.trial, rng, make([]experiment.Measurement, 0, len(s.Metrics)))
+		release()
 		if err != nil {
 			return fmt.Errorf("cell %s trial %d: %w", key, tk.trial, err)
 		}
@@ -843,13 +869,16 @@ func finish(s *Spec, kind experiment.Kind, opt Options, reduced bool, skipped []
 	if err := copySpec(s, opt.OutDir, res); err != nil {
 		return err
 	}
-	files, leftFigs, err := drawFigures(s.TitledFigures(), res.Summaries, opt.OutDir, kind, s.GroupLabels(), names, logf)
+	// A timing spec's figures and tables say where it was timed.
+	_, timing := splitTiming(data)
+	note := TimingNote(timing)
+	files, leftFigs, err := drawFigures(timedFigures(s.TitledFigures(), note), res.Summaries, opt.OutDir, kind, s.GroupLabels(), names, logf)
 	res.Figures = files
 	res.SkippedOutputs = leftFigs
 	if err != nil {
 		return err
 	}
-	tabs, leftTabs, err := writeTables(res.Summaries, s.Tables, opt.OutDir, names, logf)
+	tabs, leftTabs, err := writeTables(res.Summaries, timedTables(s.Tables, note), opt.OutDir, names, logf)
 	res.Tables = tabs
 	res.SkippedOutputs = append(res.SkippedOutputs, leftTabs...)
 	return err
@@ -881,8 +910,9 @@ func copySpec(s *Spec, dir string, res *Result) error {
 // datasets that the run in dir skipped (SkippedIn) are left out as a run
 // leaves them out: a figure that shows only skipped datasets is not drawn
 // (a note to logf), one that shows some of them names them in its caption.
+// A timing run's captions end with where it was timed (TimingIn).
 func DrawFigures(figs []figures.Spec, summaries []results.Summary, dir string, kind experiment.Kind, groups []string, logf func(string, ...any)) ([]string, error) {
-	files, _, err := drawFigures(figs, summaries, dir, kind, groups, SkippedIn(dir), logf)
+	files, _, err := drawFigures(timedFigures(figs, TimingNote(TimingIn(dir))), summaries, dir, kind, groups, SkippedIn(dir), logf)
 	return files, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -52,6 +53,20 @@ type Spec struct {
 	// are part of the hash: a changed program path changes the rows'
 	// spec_sha256.
 	Mechanisms []ExternalMechanism `toml:"mechanisms" json:"mechanisms,omitempty"`
+	// Cells, when given, keeps only the cells of the axes' cross product
+	// that some entry names, and Exclude drops those that some entry
+	// names (CellSet, harness/cells.go): a paper's grid that is not a
+	// cross product. They are part of the hash (they change which rows
+	// there are), left out of it when absent, so that a spec without them
+	// hashes as before; a kept cell is seeded by its key, as in the whole
+	// cross product, so its rows do not change.
+	Cells   []CellSet `toml:"cells" json:"cells,omitempty"`
+	Exclude []CellSet `toml:"exclude" json:"exclude,omitempty"`
+	// Timing marks a timing spec: one whose metrics are wall times, whose
+	// trials the runner runs one at a time whatever -j (harness/timing.go).
+	// A spec that records a wall-time metric (aggregation_seconds) is one
+	// without the key; timing = false is then refused.
+	Timing *bool `toml:"timing" json:"-"`
 
 	// Path is the file the spec was read from ("" for a Go value); a
 	// shipped spec read from the binary (OpenSpec) is named
@@ -60,10 +75,15 @@ type Spec struct {
 	// raw is the text the spec was decoded from, copied as it is into
 	// the output directory.
 	raw []byte
+	// Set by Scaled(true): the keys that Cells, Exclude and Axes.N were
+	// read from ("" for the top-level ones), for errors, and that the
+	// spec is at quick scale already.
+	cellsKey, excludeKey, nKey string
+	quickScaled                bool
 }
 
 // Axes are the swept parameters. Every combination is a cell, for every
-// dataset.
+// dataset, unless the spec's cells or exclude lists name the cells it runs.
 type Axes struct {
 	// Method lists mechanism (or estimator) names; "*" means every name the
 	// kind accepts.
@@ -78,6 +98,10 @@ type Axes struct {
 type Quick struct {
 	Trials int   `toml:"trials"`
 	N      []int `toml:"n"`
+	// Cells and Exclude, when given, replace the spec's at quick scale
+	// (whose n are other than the full scale's).
+	Cells   []CellSet `toml:"cells"`
+	Exclude []CellSet `toml:"exclude"`
 }
 
 // LoadSpec reads and validates a TOML spec. Unknown keys are errors, so that
@@ -192,6 +216,11 @@ func (s *Spec) Check(kinds experiment.Registry) (experiment.Kind, error) {
 	kind, err := kinds.Lookup(s.Kind)
 	if err != nil {
 		return nil, s.errorf("kind", "%v", err)
+	}
+	// With the kind, a method axis "*" is its methods: the cell lists'
+	// methods and what they keep can be checked.
+	if err := s.checkCellsWith(experiment.Methods(kind, s.Axes.Method)); err != nil {
+		return nil, err
 	}
 	valid := kind.Metrics()
 	if len(s.Metrics) == 0 {
@@ -312,6 +341,8 @@ func (s *Spec) Validate() error {
 		s.checkParams,
 		s.checkDatasets,
 		s.checkQuick,
+		s.checkCells,
+		s.checkTiming,
 		s.checkOutputs,
 		s.validateExternal,
 	} {
@@ -442,11 +473,18 @@ func (s *Spec) Scaled(quick bool) *Spec {
 	if !quick || s.Quick == nil {
 		return &c
 	}
+	c.quickScaled = true
 	if s.Quick.Trials > 0 {
 		c.Trials = s.Quick.Trials
 	}
 	if len(s.Quick.N) > 0 {
-		c.Axes.N = s.Quick.N
+		c.Axes.N, c.nKey = s.Quick.N, "quick.n"
+	}
+	if s.Quick.Cells != nil {
+		c.Cells, c.cellsKey = s.Quick.Cells, "quick.cells"
+	}
+	if s.Quick.Exclude != nil {
+		c.Exclude, c.excludeKey = s.Quick.Exclude, "quick.exclude"
 	}
 	return &c
 }
@@ -461,7 +499,9 @@ func (s *Spec) Reduced(quick bool) bool {
 		return false
 	}
 	return (s.Quick.Trials > 0 && s.Quick.Trials != s.Trials) ||
-		(len(s.Quick.N) > 0 && !slices.Equal(s.Quick.N, s.Axes.N))
+		(len(s.Quick.N) > 0 && !slices.Equal(s.Quick.N, s.Axes.N)) ||
+		(s.Quick.Cells != nil && !reflect.DeepEqual(s.Quick.Cells, s.Cells)) ||
+		(s.Quick.Exclude != nil && !reflect.DeepEqual(s.Quick.Exclude, s.Exclude))
 }
 
 // TitledFigures returns the spec's figures, each without a title of its
@@ -479,7 +519,8 @@ func (s *Spec) TitledFigures() []figures.Spec {
 }
 
 // Hash identifies what the spec computes: the name, kind, seed, trials,
-// metrics, axes, datasets and external mechanisms' names and commands (not
+// metrics, axes, cell lists (when given), datasets and external
+// mechanisms' names and commands (not
 // the title, the figures or a mechanism's timeout, which do not change any
 // row).
 func (s *Spec) Hash() string {

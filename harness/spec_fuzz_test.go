@@ -348,7 +348,7 @@ var (
 		"clip", "substitute", "dims", "metric", "x", "series", "panel", "filter", "logx",
 		"logy", "theory", "band", "lines_only", "xlabel", "ylabel", "columns", "formats",
 		"reference", "label", "y", "against", "against_best", "paper_min", "paper_max",
-		"where", "note", "mechanisms", "command", "timeout"}
+		"where", "note", "mechanisms", "command", "timeout", "cells", "exclude", "timing"}
 )
 
 // value returns a fuzzed TOML value of a kind the program chooses.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,5 +88,51 @@ func TestPlanWithoutData(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "%!") {
 		t.Errorf("plan: %v: a formatting verb without its argument", err)
+	}
+}
+
+// The plan of multiservice-table1-ule is Du et al.'s Table 1, ULE: m = 3,
+// 6, 9, 12, 15 at n = 1M and n = 0.5M, 1M, 5M, 10M at m = 3, 8 cells and
+// no other, of the 20 its axes cross; and it says the spec is a timing
+// spec. The bugs caught: plan counting or timing the whole cross product
+// (the 12 cells beyond the paper's take hours), a cell of the paper's
+// left out, and the spec's cell lists lost.
+func TestPlanTable1ULECells(t *testing.T) {
+	out, err := runCLI(t, "plan", "multiservice-table1-ule", "-v", "--calibrate", "200ms", "--calibration-n", "2000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(out, "\n") {
+		key, _, ok := strings.Cut(strings.TrimSpace(line), "\t")
+		if !ok || !strings.HasPrefix(key, "experiment=") {
+			continue
+		}
+		var n, m string
+		for _, f := range strings.Split(key, ";") {
+			k, v, _ := strings.Cut(f, "=")
+			switch k {
+			case "n":
+				n = v
+			case "m":
+				m = v
+			}
+		}
+		got = append(got, "m="+m+",n="+n)
+	}
+	slices.Sort(got)
+	want := []string{
+		"m=12,n=1000000", "m=15,n=1000000",
+		"m=3,n=10000000", "m=3,n=1000000", "m=3,n=500000", "m=3,n=5000000",
+		"m=6,n=1000000", "m=9,n=1000000",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("plan's cells %v\nwant Table 1's %v\n%s", got, want, out)
+	}
+	for _, w := range []string{"8 cells × 2 trials = 16 trials", "the 8 the spec names ([[cells]], [[exclude]]) of the 20 its axes cross", "timing spec: its trials run one at a time"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("plan lacks %q:\n%s", w, out)
+		}
 	}
 }
