@@ -46,8 +46,14 @@ type Accel string
 // multiservice.md gives the counts). Only with StopConverged: the
 // authors' rule stops where one plain step changes LL by less than 1e-3,
 // a point of the plain path that an accelerated path does not visit, so
-// EMOptions refuses it there.
+// EMOptions refuses it there. EMOptions' default is plain EM; kind
+// multiservice makes SQUAREM the default of its stop = converged.
 const AccelSquarem Accel = "squarem"
+
+// AccelNone is plain EM, as "": the name a spec writes to ask for it
+// where its default is SQUAREM (kind multiservice under stop =
+// converged).
+const AccelNone Accel = "none"
 
 // Stop reasons recorded in EMInfo.Stop.
 const (
@@ -85,12 +91,18 @@ type EMOptions struct {
 	// (1, 2, ...), the new θ (do not keep or modify it) and LL(θ); under
 	// SQUAREM after every accepted cycle, with the E-steps so far.
 	Trace func(iter int, theta []float64, ll float64)
-	// Accel accelerates the loop: "" (plain EM, the default) or
-	// AccelSquarem, which needs Stop = StopConverged. Under SQUAREM,
+	// Accel accelerates the loop: "" or AccelNone (plain EM, the default)
+	// or AccelSquarem, which needs Stop = StopConverged. Under SQUAREM,
 	// MaxIter caps the E-steps (EMInfo.ESteps), LLTol and ThetaTol apply
 	// to the accelerated sequence (an accepted cycle's |ΔLL|, the plain
 	// step's ‖F(θ) − θ‖₁) and the LL tolerance is also the safeguard's.
 	Accel Accel
+	// Start, if not nil, is the initial θ instead of the uniform one (the
+	// authors'): one entry per bin, each > 0 (EM keeps a zero bin at zero),
+	// not necessarily normalised. With MaxIter = 1 under StopConverged the
+	// plain loop returns one EM (EMS) update of Start: the check that an
+	// estimate is a fixed point.
+	Start []float64
 }
 
 // EMInfo describes one EM run.
@@ -132,18 +144,33 @@ func (o EMOptions) kernelOptions() (emkernel.Options, error) {
 		return emkernel.Options{}, fmt.Errorf("estimators: unknown stopping rule %q (want %q or %q)", o.Stop, StopAuthors, StopConverged)
 	}
 	switch o.Accel {
-	case "":
+	case "", AccelNone:
 	case AccelSquarem:
 		if o.Stop != StopConverged {
 			return emkernel.Options{}, fmt.Errorf("estimators: acceleration %q needs stopping rule %q: the authors' rule stops at a point of the plain EM path (stop %q)", o.Accel, StopConverged, o.rule())
 		}
 	default:
-		return emkernel.Options{}, fmt.Errorf("estimators: unknown EM acceleration %q (want \"\" or %q)", o.Accel, AccelSquarem)
+		return emkernel.Options{}, fmt.Errorf("estimators: unknown EM acceleration %q (want \"\", %q or %q)", o.Accel, AccelNone, AccelSquarem)
 	}
 	if o.MaxIter < 0 || o.LLTol < 0 || o.ThetaTol < 0 || math.IsNaN(o.LLTol) || math.IsNaN(o.ThetaTol) {
 		return emkernel.Options{}, fmt.Errorf("estimators: negative or NaN EM option (MaxIter %d, LLTol %v, ThetaTol %v)", o.MaxIter, o.LLTol, o.ThetaTol)
 	}
+	var start []float64
+	if o.Start != nil {
+		var sum float64
+		for t, v := range o.Start {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return emkernel.Options{}, fmt.Errorf("estimators: EM start θ[%d] = %v, want finite and > 0", t, v)
+			}
+			sum += v
+		}
+		start = make([]float64, len(o.Start))
+		for t, v := range o.Start {
+			start[t] = v / sum
+		}
+	}
 	return emkernel.Options{
+		Start:     start,
 		NoSmooth:  o.NoSmooth,
 		Converged: o.Stop == StopConverged,
 		MaxIter:   o.MaxIter,
@@ -169,8 +196,12 @@ func (o EMOptions) rule() StopRule {
 // its EM loop started (no route chosen) records neither, as it records no
 // iterations.
 func emInfo(k emkernel.Info, rule StopRule, accel Accel) EMInfo {
+	if k.Route == "" || accel == AccelNone {
+		// AccelNone is plain EM, recorded as "".
+		accel = ""
+	}
 	if k.Route == "" {
-		rule, accel = "", ""
+		rule = ""
 	}
 	info := EMInfo{
 		Iterations: k.Iterations,

@@ -576,7 +576,9 @@ type HistEMConfig struct {
 	// Trace, if not nil, is called after every iteration with its number
 	// and the data log-likelihood at the new estimate.
 	Trace func(iter int, ll float64)
-	// Accel: "" (plain EM) or AccelSquarem (histem_accel.go; Trace unused).
+	// Accel: "" or AccelNone (plain EM, the default: 2PEM's τ stops it at
+	// a point of the plain path) or AccelSquarem (histem_accel.go; Trace
+	// unused).
 	Accel Accel
 }
 
@@ -674,7 +676,7 @@ func (t *HistTransition) HistEM(ctx context.Context, counts []float64, cfg HistE
 		}
 		return ll
 	}
-	if cfg.Accel != "" {
+	if cfg.Accel != "" && cfg.Accel != AccelNone {
 		return t.histEMAccel(ctx, pi, c, cfg)
 	}
 	ll := eval()

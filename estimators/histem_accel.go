@@ -20,7 +20,7 @@ import (
 // (run to convergence) for the two to reach the same estimate.
 func (t *HistTransition) histEMAccel(ctx context.Context, pi, c []float64, cfg HistEMConfig) (HistEMResult, error) {
 	if cfg.Accel != AccelSquarem {
-		return HistEMResult{}, fmt.Errorf("estimators: HistEM(%s): unknown acceleration %q (want \"\" or %q)", t.Name, cfg.Accel, AccelSquarem)
+		return HistEMResult{}, fmt.Errorf("estimators: HistEM(%s): unknown acceleration %q (want \"\", %q or %q)", t.Name, cfg.Accel, AccelNone, AccelSquarem)
 	}
 	d := t.D
 	D := make([]float64, t.Rows)

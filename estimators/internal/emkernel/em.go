@@ -65,6 +65,11 @@ type Options struct {
 	// one EM (EMS) update, so the fixed point is EM's (EMS's). Only with
 	// Converged (estimators checks); MaxIter then caps the E-steps.
 	Squarem bool
+	// Start, if not nil, is the initial θ (length l, entries > 0,
+	// estimators checks) instead of the uniform one: with MaxIter = 1 the
+	// plain loop returns one EM map F(Start), the check that an estimate
+	// is a fixed point.
+	Start []float64
 
 	// kernel forces a kernel of the fast route (this package's tests and
 	// benchmarks; see newULEFast).
@@ -160,8 +165,15 @@ type emEngine interface {
 func runEM(ctx context.Context, e emEngine, l int, N, llConst float64, opt Options, info *Info) ([]float64, error) {
 	start := time.Now()
 	theta := make([]float64, l)
-	for t := range theta {
-		theta[t] = 1 / float64(l)
+	if opt.Start != nil {
+		if len(opt.Start) != l {
+			return nil, fmt.Errorf("estimators: EM start has %d entries, want one per bin (%d)", len(opt.Start), l)
+		}
+		copy(theta, opt.Start)
+	} else {
+		for t := range theta {
+			theta[t] = 1 / float64(l)
+		}
 	}
 	next := make([]float64, l)
 	a := make([]float64, l)
