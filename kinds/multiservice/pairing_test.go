@@ -231,12 +231,16 @@ func TestMultiserviceEMParams(t *testing.T) {
 		ll, mx float64 // the stop metrics; -1: either
 	}{
 		{"ule", map[string]string{"max_iter": "5"}, 5, 0, 1},
-		{"ems-pm", map[string]string{"max_iter": "5", "stop": "converged"}, 5, 0, 1},
+		{"ems-pm", map[string]string{"max_iter": "5", "stop": "converged", "accel": "none"}, 5, 0, 1},
 		{"ule", map[string]string{"ll_tol": "1e9"}, 3, 1, 0},
 		{"ems-best", map[string]string{"ll_tol": "1e9"}, 3, 1, 0},
-		{"ems-sw", map[string]string{"stop": "converged", "ll_tol": "0.5"}, 3, 1, 0},
-		{"ule", map[string]string{"stop": "converged", "theta_tol": "1e-300", "ll_tol": "1e-300", "max_iter": "40"}, 40, 0, 1},
+		{"ems-sw", map[string]string{"stop": "converged", "ll_tol": "0.5", "accel": "none"}, 3, 1, 0},
+		{"ule", map[string]string{"stop": "converged", "theta_tol": "1e-300", "ll_tol": "1e-300", "max_iter": "40", "accel": "none"}, 40, 0, 1},
 		{"ems-sr", map[string]string{}, 0, -1, -1},
+		// SQUAREM, the default under converged: max_iter caps its E-steps
+		// (em_iterations ≤ the cap, checked below for every row).
+		{"ems-pm", map[string]string{"max_iter": "5", "stop": "converged"}, 0, 0, 1},
+		{"ule", map[string]string{"stop": "converged", "theta_tol": "1e-300", "ll_tol": "1e-300", "max_iter": "40"}, 0, 0, 1},
 	} {
 		params := map[string]string{"services": "sr,pm,sw", "bins": "64"}
 		for k, v := range c.params {
@@ -264,6 +268,11 @@ func TestMultiserviceEMParams(t *testing.T) {
 			t.Fatal(err)
 		}
 		it, ll, mx := ms[0].Value, ms[1].Value, ms[2].Value
+		if s, ok := c.params["max_iter"]; ok {
+			if cap, _ := strconv.Atoi(s); it > float64(cap) || it < 1 {
+				t.Errorf("%s %v: em_iterations %v, want in [1, max_iter]", c.method, c.params, it)
+			}
+		}
 		if (c.iters != 0 && it != c.iters) || (c.ll >= 0 && ll != c.ll) || (c.mx >= 0 && mx != c.mx) || ll+mx > 1 || ll*(1-ll) != 0 || mx*(1-mx) != 0 {
 			t.Errorf("%s %v: em_iterations %v, em_stop_ll %v, em_stop_max_iter %v; want %v, %v, %v", c.method, c.params, it, ll, mx, c.iters, c.ll, c.mx)
 		}
@@ -356,7 +365,7 @@ func TestMultiserviceCancelInsideEM(t *testing.T) {
 		Name: "ms-cancel", Kind: "multiservice", Seed: 4, Trials: 1, Metrics: []string{"js-div", "em_iterations"},
 		Axes: harness.Axes{Method: []string{"ule"}, Eps: []float64{0.3}, N: []int{2000},
 			Params: map[string][]string{"services": {"sr,pm,sw"}, "stop": {"converged"}, "theta_tol": {"1e-300"}, "ll_tol": {"1e-300"},
-				"max_iter": {"20", longIter}}},
+				"max_iter": {"20", longIter}, "accel": {"none"}}}, // plain EM: counted per iteration
 		Datasets: []datasets.Spec{{Name: "b25", Source: "beta", A: 2, B: 5, Normalise: "minmax"}},
 	}
 	dir := t.TempDir()
