@@ -34,3 +34,25 @@ func TrialCost(k Kind, c *CellSpec) float64 {
 	}
 	return DefaultTrialCost(c)
 }
+
+// CostSharer is implemented by a kind whose cells share their work: the
+// cells with equal, non-empty CostShareKey compute each trial once between
+// them, in one process (kind fl's clients cells that differ only in the
+// round whose accuracy they read share one training per trial). Their
+// TrialCost is then the shared work's, and `ldpbench plan` counts it once
+// per set, split evenly among the set's cells, and times one cell of the
+// set, not each. Like TrialCost it must be deterministic.
+type CostSharer interface {
+	// CostShareKey names the set of cells that share cell c's work; ""
+	// when c shares nothing.
+	CostShareKey(c *CellSpec) string
+}
+
+// CostShareKey returns the kind's CostShareKey of the cell when it is a
+// CostSharer, else "".
+func CostShareKey(k Kind, c *CellSpec) string {
+	if s, ok := k.(CostSharer); ok {
+		return s.CostShareKey(c)
+	}
+	return ""
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ldpbench/ldpbench/datasets"
 	"github.com/ldpbench/ldpbench/experiment"
+	"github.com/ldpbench/ldpbench/results"
 )
 
 // BudgetOptions control Budget.
@@ -102,7 +103,10 @@ func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
 // cell is scaled from there: by the kind's own cost model when it has one
 // (experiment.CostEstimator), else by n^b, with b measured from a second
 // timing at 4 × CalibrationN (within [0, 2]: an EM over a fixed histogram
-// grows slower than n). It is an estimate: a kind whose time grows
+// grows slower than n). The cells of a kind's share set
+// (experiment.CostSharer: cells that compute each trial once between
+// them) are one group, and each is charged its own preparation and its
+// share of the trials. It is an estimate: a kind whose time grows
 // differently beyond the calibration's sizes (EM iterations that grow
 // with n, caches that stop fitting) is off by that much, and it counts
 // CPU time, not the wall time of a busy machine.
@@ -138,7 +142,9 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 			}
 		}
 	}
-	b.group()
+	if err := b.group(); err != nil {
+		return nil, err
+	}
 	rep.Groups = len(b.keys)
 	if err := b.calibrate(rep); err != nil {
 		return nil, err
@@ -174,14 +180,35 @@ type budgeter struct {
 	// ownCost is set when the kind has a cost model of its own
 	// (experiment.CostEstimator), which then scales the timings.
 	ownCost bool
+	// share holds each cell's experiment.CostShareKey ("" for none) and
+	// shared how many cells of the plan have each key: a set's trials are
+	// computed once, so each of its cells is charged its share.
+	share  []string
+	shared map[string]int
 	// checkErr is the first refusal of a cell by the kind at a
 	// calibration size, for the error when no group could be timed.
 	checkErr error
 }
 
-// A timing is a calibrated group: seconds per trial t at size n with cost
-// unit there, and the exponent b of t ∝ n^b for larger cells.
-type timing struct{ t, n, unit, b float64 }
+// A timing is a calibrated group: the cell's preparation prep and seconds
+// per trial t at size n with cost unit there, and the exponent b of both
+// ∝ n^b for larger cells. prep is kept apart from t because the cells of a
+// share set (experiment.CostSharer) each prepare but share their trials.
+type timing struct {
+	prep, t, n, unit, b float64
+	k                   int // cells sharing the timed cell's trials (0: none)
+}
+
+// perTrial is the timing's CPU seconds per trial of a cell of trials
+// trials whose trials are shared by k cells: its preparation spread over
+// its trials, and its share of a trial.
+func (m timing) perTrial(trials, k int) float64 {
+	return m.prep/float64(max(trials, 1)) + m.t/float64(max(k, 1))
+}
+
+// calibrationClock is the clock the calibration reads, CPU seconds (a
+// test swaps in one that its kind advances, for exact expectations).
+var calibrationClock = cpuTime
 
 // loadCells loads the data at the calibration's sizes only (a full-scale
 // dataset of 10⁷ rows is not needed to time a trial) and expands the plan
@@ -215,53 +242,98 @@ func (b *budgeter) specOf(c planCell, n int) (*experiment.CellSpec, error) {
 		N: n, Params: params, Metrics: b.s.Metrics, Seed: b.s.Seed}, nil
 }
 
-// timeCell returns the CPU seconds per trial of cell c at size n, its
-// preparation spread over the spec's trials; ok is false when the kind
-// refuses the cell at that n.
-func (b *budgeter) timeCell(c planCell, n int) (perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
+// timeCell returns the CPU seconds of cell c's preparation and per trial
+// at size n; ok is false when the kind refuses the cell at that n.
+func (b *budgeter) timeCell(c planCell, n int) (prep, perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
 	s, ctx := b.s, b.ctx
 	if cs, err = b.specOf(c, n); err != nil {
-		return 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+		return 0, 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
 	}
 	if err := b.kind.Check(cs); err != nil {
 		if b.checkErr == nil {
 			b.checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
 		}
-		return 0, cs, false, nil
+		return 0, 0, cs, false, nil
 	}
-	t0 := cpuTime()
+	t0 := calibrationClock()
 	run, err := b.kind.Prepare(ctx, cs)
 	if err != nil {
-		return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+		return 0, 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
 	}
-	prep := cpuTime() - t0
+	prep = calibrationClock() - t0
 	// Trials until 20 ms of CPU (at most the spec's trials): one
 	// trial of a small cell is below the clock's resolution.
-	t1, done := cpuTime(), 0
-	for done < max(s.Trials, 1) && (done == 0 || cpuTime()-t1 < 0.02) {
+	t1, done := calibrationClock(), 0
+	for done < max(s.Trials, 1) && (done == 0 || calibrationClock()-t1 < 0.02) {
 		if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
-			return 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+			return 0, 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
 		}
 		done++
 	}
-	return prep/float64(max(s.Trials, 1)) + (cpuTime()-t1)/float64(done), cs, true, nil
+	return prep, (calibrationClock() - t1) / float64(done), cs, true, nil
 }
 
 // group sorts the cells into the groups that share a calibration.
-func (b *budgeter) group() {
+func (b *budgeter) group() error {
 	b.groups = map[string][]int{}
+	b.share = make([]string, len(b.cells))
+	b.shared = map[string]int{}
+	members := map[string][]int{}
+	for i, c := range b.cells {
+		cs, err := b.specOf(c, c.cell.N)
+		if err != nil {
+			return fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+		}
+		if sk := experiment.CostShareKey(b.kind, cs); sk != "" {
+			b.share[i] = sk
+			b.shared[sk]++
+			members[sk] = append(members[sk], i)
+		}
+	}
+	// The params that vary within a share set (kind fl's round) are left
+	// out of its cells' group key: the set is one group, timed once (timing
+	// each of its cells would find the trials the first one computed, and
+	// spend a calibration per cell).
+	varying := map[string]map[string]bool{}
+	for sk, idx := range members {
+		v := map[string]bool{}
+		first := b.cells[idx[0]].params
+		for _, i := range idx[1:] {
+			p := b.cells[i].params
+			for k, x := range p {
+				if y, ok := first[k]; !ok || x != y {
+					v[k] = true
+				}
+			}
+			for k := range first {
+				if _, ok := p[k]; !ok {
+					v[k] = true
+				}
+			}
+		}
+		varying[sk] = v
+	}
 	for i, c := range b.cells {
 		// A cell of n ≤ CalibrationN is timed at its own n (a kind whose
 		// cost does not grow with n, such as central-mean's batches of
 		// releases, is then measured, not scaled); larger ones share the
 		// calibration at CalibrationN.
-		k := fmt.Sprintf("%d|%s|%s|%d", c.dataset, c.cell.Method, c.cell.Params, min(c.cell.N, b.opt.CalibrationN))
+		params := c.cell.Params
+		if sk := b.share[i]; sk != "" {
+			p := maps.Clone(c.params)
+			for k := range varying[sk] {
+				delete(p, k)
+			}
+			params = "shared " + results.FormatParams(p)
+		}
+		k := fmt.Sprintf("%d|%s|%s|%d", c.dataset, c.cell.Method, params, min(c.cell.N, b.opt.CalibrationN))
 		b.groups[k] = append(b.groups[k], i)
 	}
 	b.keys = slices.Sorted(maps.Keys(b.groups))
 	// Calibrate the groups in plan order of their first cell, so that a
 	// budget cut short keeps the same ones each time.
 	sort.SliceStable(b.keys, func(x, y int) bool { return b.groups[b.keys[x]][0] < b.groups[b.keys[y]][0] })
+	return nil
 }
 
 // calibrate times the groups, in order, until the calibration's CPU time
@@ -270,9 +342,9 @@ func (b *budgeter) group() {
 func (b *budgeter) calibrate(rep *BudgetReport) error {
 	b.models = map[string]timing{}
 	_, b.ownCost = b.kind.(experiment.CostEstimator)
-	start := cpuTime()
+	start := calibrationClock()
 	for _, k := range b.keys {
-		if cpuTime()-start > b.opt.CalibrationTime.Seconds() && len(b.models) > 0 {
+		if calibrationClock()-start > b.opt.CalibrationTime.Seconds() && len(b.models) > 0 {
 			break
 		}
 		if err := b.ctx.Err(); err != nil {
@@ -288,7 +360,7 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 		b.models[k] = m
 	}
 	rep.Calibrated = len(b.models)
-	rep.CalibrationCPUSeconds = cpuTime() - start
+	rep.CalibrationCPUSeconds = calibrationClock() - start
 	if len(b.models) == 0 {
 		if b.checkErr == nil {
 			return fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: the plan has no cell to time", b.s.Name, b.opt.CalibrationN)
@@ -307,11 +379,11 @@ func (b *budgeter) calibrateGroup(k string) (m timing, ok bool, err error) {
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(cells[x].cell.Eps, cells[y].cell.Eps) })
 	c := cells[idx[len(idx)/2]]
 	n := min(c.cell.N, b.opt.CalibrationN, b.data[c.dataset].Rows())
-	t, cs, ok, err := b.timeCell(c, n)
+	prep, t, cs, ok, err := b.timeCell(c, n)
 	if err != nil || !ok {
 		return timing{}, false, err
 	}
-	m = timing{t: t, n: float64(n), unit: experiment.TrialCost(b.kind, cs), b: 1}
+	m = timing{prep: prep, t: t, n: float64(n), unit: experiment.TrialCost(b.kind, cs), b: 1, k: b.shared[b.share[idx[len(idx)/2]]]}
 	// Without a cost model of the kind's own, the growth with n is
 	// measured: a second time at 4n (or the group's largest n) gives
 	// the exponent, within [0, 2] (an EM over a fixed histogram
@@ -321,13 +393,14 @@ func (b *budgeter) calibrateGroup(k string) (m timing, ok bool, err error) {
 		largest = max(largest, cells[i].cell.N)
 	}
 	if n2 := min(4*n, largest, b.data[c.dataset].Rows()); !b.ownCost && n2 >= 2*n {
-		t2, _, ok2, err := b.timeCell(c, n2)
+		prep2, t2, _, ok2, err := b.timeCell(c, n2)
 		if err != nil {
 			return timing{}, false, err
 		}
-		if ok2 && t2 > 0 && t > 0 {
-			m.b = min(max(math.Log(t2/t)/math.Log(float64(n2)/float64(n)), 0), 2)
-			m.t, m.n = t2, float64(n2)
+		m2 := timing{prep: prep2, t: t2}
+		if p1, p2 := m.perTrial(b.s.Trials, m.k), m2.perTrial(b.s.Trials, m.k); ok2 && p1 > 0 && p2 > 0 {
+			m.b = min(max(math.Log(p2/p1)/math.Log(float64(n2)/float64(n)), 0), 2)
+			m.prep, m.t, m.n = prep2, t2, float64(n2)
 		}
 	}
 	return m, true, nil
@@ -340,7 +413,7 @@ func (b *budgeter) calibrateGroup(k string) (m timing, ok bool, err error) {
 func (b *budgeter) estimate(rep *BudgetReport) error {
 	var rates []float64
 	for _, m := range b.models {
-		rates = append(rates, m.t/m.unit)
+		rates = append(rates, m.perTrial(b.s.Trials, m.k)/m.unit)
 	}
 	slices.Sort(rates)
 	median := rates[len(rates)/2]
@@ -352,7 +425,7 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 			prefix := k[:strings.LastIndexByte(k, '|')+1]
 			for _, k2 := range b.keys {
 				if m2, ok2 := b.models[k2]; ok2 && strings.HasPrefix(k2, prefix) {
-					linear = m2.t / m2.unit
+					linear = m2.perTrial(b.s.Trials, m2.k) / m2.unit
 					break
 				}
 			}
@@ -364,16 +437,17 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 				return err
 			}
 			unit := experiment.TrialCost(b.kind, cs)
+			k := b.shared[b.share[i]] // 0 when the cell shares nothing
 			var perTrial float64
 			switch {
 			case !ok:
 				perTrial = linear * unit
 			case b.ownCost:
-				perTrial = m.t * unit / m.unit
+				perTrial = m.perTrial(b.s.Trials, k) * unit / m.unit
 			default:
-				perTrial = m.t * math.Pow(float64(c.cell.N)/m.n, m.b)
+				perTrial = m.perTrial(b.s.Trials, k) * math.Pow(float64(c.cell.N)/m.n, m.b)
 			}
-			cost := float64(b.s.Trials) * unit
+			cost := float64(b.s.Trials) * unit / float64(max(k, 1))
 			secs := perTrial * float64(b.s.Trials)
 			rep.PerCell = append(rep.PerCell, CellBudget{Key: c.cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
 			rep.CPUSeconds += secs

@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +83,100 @@ func TestBudget(t *testing.T) {
 	target := r.Wall(3) * (1 + 1e-9)
 	if n := r.ShardsFor(target, 64); n > 3 || r.Wall(n) > target || (n > 1 && r.Wall(n-1) <= target) {
 		t.Errorf("ShardsFor(Wall(3)) = %d", n)
+	}
+}
+
+// fakeClockKind is the toy kind on a clock of its own (calibrationClock,
+// swapped by the test): a Prepare takes 1 s and a trial n ms, except that
+// with share the cells that differ only in params.scale (one
+// CostShareKey) compute each trial once between them, as kind fl's cells
+// of one training run do. TrialCost is n.
+type fakeClockKind struct {
+	toyKind
+	share bool
+	now   *float64
+	done  map[string]bool
+}
+
+func (k fakeClockKind) TrialCost(c *experiment.CellSpec) float64 { return float64(c.N) }
+
+func (k fakeClockKind) CostShareKey(c *experiment.CellSpec) string {
+	if !k.share {
+		return ""
+	}
+	return fmt.Sprintf("%s|%s|%g|%d", c.Dataset.Name, c.Method, c.Eps, c.N)
+}
+
+func (k fakeClockKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	*k.now++
+	run, err := k.toyKind.Prepare(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	key := k.CostShareKey(c)
+	if key == "" {
+		key = fmt.Sprintf("%s|%s|%g|%d|%s", c.Dataset.Name, c.Method, c.Eps, c.N, c.Params.String("scale", "1"))
+	}
+	return &fakeClockRun{CellRun: run, k: k, key: key, n: c.N}, nil
+}
+
+type fakeClockRun struct {
+	experiment.CellRun
+	k   fakeClockKind
+	key string
+	n   int
+}
+
+func (r *fakeClockRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
+	if k := fmt.Sprintf("%s#%d", r.key, trial); !r.k.done[k] {
+		*r.k.now += 0.001 * float64(r.n)
+		r.k.done[k] = true
+	}
+	return r.CellRun.Trial(ctx, trial, rng, out)
+}
+
+// Budget on a clock the kind advances, so that every estimate is exact:
+// a cell's CPU is its preparation plus its trials scaled by the kind's
+// cost (n, from a timing at n = 500), and the cells of a share set
+// (experiment.CostSharer: here the two params.scale of one dataset,
+// method, ε and n) are one calibration group and each pays its own
+// preparation but half the trials. At n = 500 the timed cell takes 1 s to
+// prepare and 0.5 s a trial; 5 trials. Catches a shared trial counted
+// in full for every cell (3.5 s per 500, fl-baek-fig5's estimate 4 times
+// its measured CPU before share sets), the preparation split as well
+// (1.75), a share set timed cell by cell (8 groups, the second cell of a
+// pair finding its trials done), and a cost not scaled by the model (n =
+// 4000 at the n = 500 figure).
+func TestBudgetShareSets(t *testing.T) {
+	s := writeShardSpec(t, shardSpecTOML)
+	defer func(c func() float64) { calibrationClock = c }(calibrationClock)
+	for _, tc := range []struct {
+		share   bool
+		groups  int
+		per500  float64 // CPU-s of a cell of n = 500 over its 5 trials
+		cost500 float64 // its Cost
+	}{
+		{share: false, groups: 8, per500: 5 * (1.0/5 + 0.5), cost500: 5 * 500},
+		{share: true, groups: 4, per500: 5 * (1.0/5 + 0.5/2), cost500: 5 * 500 / 2},
+	} {
+		now := 0.0
+		calibrationClock = func() float64 { return now }
+		k := fakeClockKind{share: tc.share, now: &now, done: map[string]bool{}}
+		r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Groups != tc.groups || r.Calibrated != tc.groups {
+			t.Errorf("share %v: %d groups, %d calibrated; want %d of %d", tc.share, r.Groups, r.Calibrated, tc.groups, tc.groups)
+		}
+		for _, c := range r.PerCell {
+			scale := 1.0
+			if strings.Contains(c.Key, "n=4000;") {
+				scale = 8
+			}
+			if math.Abs(c.CPUSeconds-scale*tc.per500) > 1e-9 || math.Abs(c.Cost-scale*tc.cost500) > 1e-9 {
+				t.Errorf("share %v: %s: %g CPU-s, cost %g; want %g, %g", tc.share, c.Key, c.CPUSeconds, c.Cost, scale*tc.per500, scale*tc.cost500)
+			}
+		}
 	}
 }
