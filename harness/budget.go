@@ -96,11 +96,14 @@ func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
 }
 
 // Budget estimates the cost of running a spec: its cells and trials, and
-// the CPU time of each cell from a short calibration. The cells are grouped
-// by dataset, method, params and n (capped at CalibrationN); one cell of
-// each group (its median ε) is prepared and run for a few trials (20 ms of
-// CPU, at most the spec's trials) at its n, at most CalibrationN. A larger
-// cell is scaled from there: by the kind's own cost model when it has one
+// the CPU time of each cell from a short calibration. The cells are
+// grouped by dataset, method, params and n (capped at CalibrationN); one
+// cell of each group (its median ε) is prepared and run for a few trials
+// (20 ms of CPU, at most the spec's trials) at its n, at most
+// CalibrationN, and while the calibration has spent less than a quarter
+// of its time so are the group's cells of least and greatest ε, a cell's
+// rate then interpolated in ε between the three. A larger cell is scaled
+// from there: by the kind's own cost model when it has one
 // (experiment.CostEstimator), else by n^b, with b measured from a second
 // timing at 4 × CalibrationN (within [0, 2]: an EM over a fixed histogram
 // grows slower than n). The cells of a kind's share set
@@ -197,6 +200,31 @@ type budgeter struct {
 type timing struct {
 	prep, t, n, unit, b float64
 	k                   int // cells sharing the timed cell's trials (0: none)
+	// eps and f are the ε the group was timed at, ascending, and the
+	// rate per cost unit there over the rate at the timed cell's ε (f = 1
+	// there): a cell's rate is interpolated in ε between them (AAA's
+	// linear programme costs twice as much at ε = 1 as at ε = 3, which no
+	// cost unit of n says). A single point when the group was timed at
+	// one ε.
+	eps, f []float64
+}
+
+// epsFactor is the timing's rate at ε over its rate at the timed cell's
+// ε, piecewise linear between the ε it was timed at, constant beyond.
+func (m timing) epsFactor(eps float64) float64 {
+	if len(m.eps) < 2 {
+		return 1
+	}
+	if eps <= m.eps[0] {
+		return m.f[0]
+	}
+	for i := 1; i < len(m.eps); i++ {
+		if eps <= m.eps[i] {
+			w := (eps - m.eps[i-1]) / (m.eps[i] - m.eps[i-1])
+			return m.f[i-1] + w*(m.f[i]-m.f[i-1])
+		}
+	}
+	return m.f[len(m.f)-1]
 }
 
 // perTrial is the timing's CPU seconds per trial of a cell of trials
@@ -350,7 +378,12 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 		if err := b.ctx.Err(); err != nil {
 			return err
 		}
-		m, ok, err := b.calibrateGroup(k)
+		// The ends of a group's ε are timed too while the calibration
+		// has spent less than a quarter of its time: a spec of many
+		// groups keeps its time for timing each group once, and plan its
+		// few seconds.
+		spread := calibrationClock()-start < b.opt.CalibrationTime.Seconds()/4
+		m, ok, err := b.calibrateGroup(k, spread)
 		if err != nil {
 			return err
 		}
@@ -371,9 +404,10 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 }
 
 // calibrateGroup times group k's cell of median ε at its n (at most
-// CalibrationN and the data's rows); ok is false when the kind refuses it
-// there.
-func (b *budgeter) calibrateGroup(k string) (m timing, ok bool, err error) {
+// CalibrationN and the data's rows), and with spread its cells of least
+// and greatest ε at that n; ok is false when the kind refuses the median
+// cell there.
+func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err error) {
 	cells := b.cells
 	idx := slices.Clone(b.groups[k])
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(cells[x].cell.Eps, cells[y].cell.Eps) })
@@ -384,6 +418,29 @@ func (b *budgeter) calibrateGroup(k string) (m timing, ok bool, err error) {
 		return timing{}, false, err
 	}
 	m = timing{prep: prep, t: t, n: float64(n), unit: experiment.TrialCost(b.kind, cs), b: 1, k: b.shared[b.share[idx[len(idx)/2]]]}
+	m.eps, m.f = []float64{float64(c.cell.Eps)}, []float64{1}
+	if spread {
+		rate := m.perTrial(b.s.Trials, m.k) / m.unit
+		for _, j := range []int{idx[0], idx[len(idx)-1]} {
+			e := float64(cells[j].cell.Eps)
+			if slices.Contains(m.eps, e) {
+				continue
+			}
+			prepE, tE, csE, okE, err := b.timeCell(cells[j], n)
+			if err != nil {
+				return timing{}, false, err
+			}
+			if !okE {
+				continue
+			}
+			mE := timing{prep: prepE, t: tE}
+			if r := mE.perTrial(b.s.Trials, b.shared[b.share[j]]) / experiment.TrialCost(b.kind, csE); r > 0 && rate > 0 {
+				at, _ := slices.BinarySearch(m.eps, e)
+				m.eps = slices.Insert(m.eps, at, e)
+				m.f = slices.Insert(m.f, at, r/rate)
+			}
+		}
+	}
 	// Without a cost model of the kind's own, the growth with n is
 	// measured: a second time at 4n (or the group's largest n) gives
 	// the exponent, within [0, 2] (an EM over a fixed histogram
@@ -443,9 +500,9 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 			case !ok:
 				perTrial = linear * unit
 			case b.ownCost:
-				perTrial = m.perTrial(b.s.Trials, k) * unit / m.unit
+				perTrial = m.perTrial(b.s.Trials, k) * unit / m.unit * m.epsFactor(float64(c.cell.Eps))
 			default:
-				perTrial = m.perTrial(b.s.Trials, k) * math.Pow(float64(c.cell.N)/m.n, m.b)
+				perTrial = m.perTrial(b.s.Trials, k) * math.Pow(float64(c.cell.N)/m.n, m.b) * m.epsFactor(float64(c.cell.Eps))
 			}
 			cost := float64(b.s.Trials) * unit / float64(max(k, 1))
 			secs := perTrial * float64(b.s.Trials)

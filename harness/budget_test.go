@@ -90,12 +90,13 @@ func TestBudget(t *testing.T) {
 // swapped by the test): a Prepare takes 1 s and a trial n ms, except that
 // with share the cells that differ only in params.scale (one
 // CostShareKey) compute each trial once between them, as kind fl's cells
-// of one training run do. TrialCost is n.
+// of one training run do; with perEps a trial takes n·ε ms. TrialCost is
+// n.
 type fakeClockKind struct {
 	toyKind
-	share bool
-	now   *float64
-	done  map[string]bool
+	share, perEps bool
+	now           *float64
+	done          map[string]bool
 }
 
 func (k fakeClockKind) TrialCost(c *experiment.CellSpec) float64 { return float64(c.N) }
@@ -117,19 +118,23 @@ func (k fakeClockKind) Prepare(ctx context.Context, c *experiment.CellSpec) (exp
 	if key == "" {
 		key = fmt.Sprintf("%s|%s|%g|%d|%s", c.Dataset.Name, c.Method, c.Eps, c.N, c.Params.String("scale", "1"))
 	}
-	return &fakeClockRun{CellRun: run, k: k, key: key, n: c.N}, nil
+	ms := float64(c.N)
+	if k.perEps {
+		ms *= c.Eps
+	}
+	return &fakeClockRun{CellRun: run, k: k, key: key, ms: ms}, nil
 }
 
 type fakeClockRun struct {
 	experiment.CellRun
 	k   fakeClockKind
 	key string
-	n   int
+	ms  float64
 }
 
 func (r *fakeClockRun) Trial(ctx context.Context, trial int, rng *rand.Rand, out []experiment.Measurement) ([]experiment.Measurement, error) {
 	if k := fmt.Sprintf("%s#%d", r.key, trial); !r.k.done[k] {
-		*r.k.now += 0.001 * float64(r.n)
+		*r.k.now += 0.001 * r.ms
 		r.k.done[k] = true
 	}
 	return r.CellRun.Trial(ctx, trial, rng, out)
@@ -177,6 +182,44 @@ func TestBudgetShareSets(t *testing.T) {
 			if math.Abs(c.CPUSeconds-scale*tc.per500) > 1e-9 || math.Abs(c.Cost-scale*tc.cost500) > 1e-9 {
 				t.Errorf("share %v: %s: %g CPU-s, cost %g; want %g, %g", tc.share, c.Key, c.CPUSeconds, c.Cost, scale*tc.per500, scale*tc.cost500)
 			}
+		}
+	}
+}
+
+// Budget of a kind whose trial costs n·ε ms (the fake clock): the group is
+// timed at its least, median and greatest ε (0.5, 2 and 4 here) and a
+// cell's rate interpolated between them, which for a cost affine in ε is
+// exact at every ε, 1 included. Catches a plan that costs every ε at the
+// median's (AAA's linear programme, twice as dear at ε = 1 as at ε = 3,
+// put noutput-mean's AAA cells at 57 % of a run's CPU), or an
+// interpolation on the wrong side of a point.
+func TestBudgetInterpolatesEps(t *testing.T) {
+	s := writeShardSpec(t, strings.Replace(shardSpecTOML, "eps = [0.5, 1, 2]", "eps = [0.5, 1, 2, 4]", 1))
+	defer func(c func() float64) { calibrationClock = c }(calibrationClock)
+	now := 0.0
+	calibrationClock = func() float64 { return now }
+	k := fakeClockKind{perEps: true, now: &now, done: map[string]bool{}}
+	r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Cells != 64 {
+		t.Fatalf("%d cells, want 64", r.Cells)
+	}
+	for _, c := range r.PerCell {
+		var eps float64
+		for _, e := range []float64{0.5, 1, 2, 4} {
+			if strings.Contains(c.Key, fmt.Sprintf(";eps=%g;", e)) {
+				eps = e
+			}
+		}
+		scale := 1.0
+		if strings.Contains(c.Key, "n=4000;") {
+			scale = 8
+		}
+		// 5 trials at n = 500: a preparation of 1 s and 0.5·ε s a trial.
+		if want := scale * (1 + 5*0.5*eps); eps == 0 || math.Abs(c.CPUSeconds-want) > 1e-9 {
+			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
 		}
 	}
 }
