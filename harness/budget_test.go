@@ -223,3 +223,53 @@ func TestBudgetInterpolatesEps(t *testing.T) {
 		}
 	}
 }
+
+// warmKind is the toy kind on the fake clock without a cost model: a
+// trial takes n ms, and the first Prepare of each method in the process
+// 10 s more (a cache it fills once, as kind noutput-dist's transition
+// matrices).
+type warmKind struct {
+	toyKind
+	now  *float64
+	seen map[string]bool
+}
+
+func (k warmKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
+	if !k.seen[c.Method] {
+		*k.now += 10
+		k.seen[c.Method] = true
+	}
+	run, err := k.toyKind.Prepare(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &fakeClockRun{CellRun: run, k: fakeClockKind{now: k.now, done: map[string]bool{}}, key: fmt.Sprint(c.Method, c.N, c.Eps, c.Dataset.Name), ms: float64(c.N)}, nil
+}
+
+// Budget without a cost model measures the growth with n from timings at
+// n and 4n; a once-per-process cost paid in the first timing must not
+// count as the cost of small n. Here trials take n ms, so b = 1 and a
+// cell costs 5·n ms over its 5 trials at any n; the first timing of each
+// method also pays 10 s. Catches an exponent fitted on the cold timing
+// (2.5 s a trial at n = 500 against 2 s at 2000: b clamped to 0, every
+// n = 4000 cell costed at n = 2000's rate).
+func TestBudgetExponentOnWarmTimings(t *testing.T) {
+	s := writeShardSpec(t, shardSpecTOML)
+	defer func(c func() float64) { calibrationClock = c }(calibrationClock)
+	now := 0.0
+	calibrationClock = func() float64 { return now }
+	k := warmKind{now: &now, seen: map[string]bool{}}
+	r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.PerCell {
+		n := 500.0
+		if strings.Contains(c.Key, "n=4000;") {
+			n = 4000
+		}
+		if want := 5 * n / 1000; math.Abs(c.CPUSeconds-want) > 1e-9 {
+			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
+		}
+	}
+}
