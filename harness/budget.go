@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -58,6 +59,10 @@ type BudgetReport struct {
 	CalibrationCPUSeconds float64
 	CalibrationN          int
 	Cores                 int
+	// TrialOverhead is the CPU seconds the runner spends on a trial
+	// beside it (its trial key, its rows), included in every cell's
+	// estimate.
+	TrialOverhead float64
 }
 
 // Wall returns the estimated wall time of the spec on shards machines of
@@ -152,6 +157,10 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 	if err := b.calibrate(rep); err != nil {
 		return nil, err
 	}
+	if err := timeOverheads(b); err != nil {
+		return nil, err
+	}
+	rep.TrialOverhead = b.keySeconds + float64(len(b.s.Metrics))*b.rowSeconds
 	if err := b.estimate(rep); err != nil {
 		return nil, err
 	}
@@ -191,6 +200,56 @@ type budgeter struct {
 	// checkErr is the first refusal of a cell by the kind at a
 	// calibration size, for the error when no group could be timed.
 	checkErr error
+	// rowSeconds is the CPU time the runner spends on one row of
+	// rows.csv (a trial's measurement of one metric): formatting and
+	// writing it, which the trials' timings do not hold; keySeconds its
+	// trial key of a trial (TrialKey: a kind's own, built per trial).
+	rowSeconds, keySeconds float64
+}
+
+// timeOverheads is (*budgeter).timeRows; a test swaps in known costs.
+var timeOverheads = (*budgeter).timeRows
+
+// timeRows times what the runner does per trial beside the trial, on the
+// first cell: the writing of its rows through the runner's writer
+// (results.WriteRows) into a buffer, about 2 µs a row, and its trial key
+// (TrialKey), a few µs for a kind that builds its own: costs of their
+// own for a spec of cheap trials (groupmean-aquila-gender writes 128,000
+// rows for 0.3 CPU-s of trials, and ran in 0.5).
+func (b *budgeter) timeRows() error {
+	if len(b.cells) == 0 {
+		return nil
+	}
+	c := b.cells[0].cell
+	cs, err := b.specOf(b.cells[0], c.N)
+	if err != nil {
+		return err
+	}
+	key := c.Key()
+	t0, keys := calibrationClock(), 0
+	for keys == 0 || (calibrationClock()-t0 < 0.01 && keys < 20000) {
+		for range 100 {
+			_ = TrialKey(b.kind, cs, key)
+		}
+		keys += 100
+	}
+	b.keySeconds = (calibrationClock() - t0) / float64(keys)
+	rows := make([]results.Row, 1000)
+	for i := range rows {
+		rows[i] = results.Row{Experiment: c.Experiment, Dataset: c.Dataset, Method: c.Method, Eps: c.Eps, N: c.N, Params: c.Params,
+			Normalisation: "fixed[lo=0,hi=1]", Trial: i, Metric: "metric", Value: results.Float(0.1234567890123 / float64(i+1)), Theory: results.Float(0.0123456789)}
+	}
+	var buf bytes.Buffer
+	t0, written := calibrationClock(), 0
+	for written == 0 || (calibrationClock()-t0 < 0.02 && written < 20*len(rows)) {
+		buf.Reset()
+		if err := results.WriteRows(&buf, rows, false); err != nil {
+			return err
+		}
+		written += len(rows)
+	}
+	b.rowSeconds = (calibrationClock() - t0) / float64(written)
+	return nil
 }
 
 // A timing is a calibrated group: the cell's preparation prep and seconds
@@ -528,7 +587,7 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 				perTrial = m.perTrial(b.s.Trials, k) * math.Pow(float64(c.cell.N)/m.n, m.b) * m.epsFactor(float64(c.cell.Eps))
 			}
 			cost := float64(b.s.Trials) * unit / float64(max(k, 1))
-			secs := perTrial * float64(b.s.Trials)
+			secs := (perTrial + rep.TrialOverhead) * float64(b.s.Trials)
 			rep.PerCell = append(rep.PerCell, CellBudget{Key: c.cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
 			rep.CPUSeconds += secs
 		}

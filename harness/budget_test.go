@@ -55,13 +55,15 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Plan order: dataset, n, method, eps, scale; the n = 4000 twin of a
-	// cell is 12 cells after it.
+	// cell is 12 cells after it. The runner's overhead per trial (keys,
+	// rows) does not scale with n.
 	var sum float64
+	over := float64(r.Trials) * r.TrialOverhead
 	for i, c := range r.PerCell {
 		sum += c.CPUSeconds
 		if strings.Contains(c.Key, "n=500;") {
 			twin := r.PerCell[i+12]
-			if !strings.Contains(twin.Key, "n=4000;") || math.Abs(twin.CPUSeconds/c.CPUSeconds-8) > 1e-9 {
+			if !strings.Contains(twin.Key, "n=4000;") || math.Abs((twin.CPUSeconds-over)/(c.CPUSeconds-over)-8) > 1e-9 {
 				t.Fatalf("%s: %g CPU-s, its n = 4000 twin %s: %g; want 8 times", c.Key, c.CPUSeconds, twin.Key, twin.CPUSeconds)
 			}
 		}
@@ -269,6 +271,34 @@ func TestBudgetExponentOnWarmTimings(t *testing.T) {
 			n = 4000
 		}
 		if want := 5 * n / 1000; math.Abs(c.CPUSeconds-want) > 1e-9 {
+			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
+		}
+	}
+}
+
+// Budget adds to every trial what the runner spends beside it: its trial
+// key and one row of rows.csv per metric (timeOverheads, swapped here for
+// 2 ms and 1 ms). The toy spec has two metrics: a cell of n = 500 costs
+// 5 × (0.2 + 0.5 + 0.002 + 2 × 0.001) CPU-s. Catches the rows left out
+// (groupmean-aquila-gender, 128,000 rows for 0.3 CPU-s of trials, planned
+// at 60 % of its run) or counted once a trial instead of once a metric.
+func TestBudgetCountsRowsAndKeys(t *testing.T) {
+	s := writeShardSpec(t, shardSpecTOML)
+	defer func(c func() float64, o func(*budgeter) error) { calibrationClock, timeOverheads = c, o }(calibrationClock, timeOverheads)
+	now := 0.0
+	calibrationClock = func() float64 { return now }
+	timeOverheads = func(b *budgeter) error { b.keySeconds, b.rowSeconds = 0.002, 0.001; return nil }
+	k := fakeClockKind{now: &now, done: map[string]bool{}}
+	r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.PerCell {
+		scale := 1.0
+		if strings.Contains(c.Key, "n=4000;") {
+			scale = 8
+		}
+		if want := 5 * (scale*(0.2+0.5) + 0.002 + 2*0.001); math.Abs(c.CPUSeconds-want) > 1e-9 {
 			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
 		}
 	}
