@@ -105,7 +105,7 @@ func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
 // grouped by dataset, method, params and n (capped at CalibrationN); one
 // cell of each group (its median ε) is prepared and run for a few trials
 // (20 ms of CPU, at most the spec's trials) at its n, at most
-// CalibrationN, and while the calibration has spent less than a quarter
+// CalibrationN, and while the calibration has spent less than an eighth
 // of its time so are the group's cells of least and greatest ε, a cell's
 // rate then interpolated in ε between the three. A larger cell is scaled
 // from there: by the kind's own cost model when it has one
@@ -438,10 +438,10 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 			return err
 		}
 		// The ends of a group's ε are timed too while the calibration
-		// has spent less than a quarter of its time: a spec of many
+		// has spent less than an eighth of its time: a spec of many
 		// groups keeps its time for timing each group once, and plan its
 		// few seconds.
-		spread := calibrationClock()-start < b.opt.CalibrationTime.Seconds()/4
+		spread := calibrationClock()-start < b.opt.CalibrationTime.Seconds()/8
 		m, ok, err := b.calibrateGroup(k, spread)
 		if err != nil {
 			return err
