@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -61,8 +62,9 @@ type BudgetReport struct {
 	Cores                 int
 	// TrialOverhead is the CPU seconds the runner spends on a trial
 	// beside it (its trial key, its rows), included in every cell's
-	// estimate.
-	TrialOverhead float64
+	// estimate; CellOverhead the same per cell (the writing through of
+	// its rows).
+	TrialOverhead, CellOverhead float64
 }
 
 // Wall returns the estimated wall time of the spec on shards machines of
@@ -161,6 +163,7 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 		return nil, err
 	}
 	rep.TrialOverhead = b.keySeconds + float64(len(b.s.Metrics))*b.rowSeconds
+	rep.CellOverhead = b.cellSeconds
 	if err := b.estimate(rep); err != nil {
 		return nil, err
 	}
@@ -203,8 +206,9 @@ type budgeter struct {
 	// rowSeconds is the CPU time the runner spends on one row of
 	// rows.csv (a trial's measurement of one metric): formatting and
 	// writing it, which the trials' timings do not hold; keySeconds its
-	// trial key of a trial (TrialKey: a kind's own, built per trial).
-	rowSeconds, keySeconds float64
+	// trial key of a trial (TrialKey: a kind's own, built per trial);
+	// cellSeconds the writing through of a cell's rows.
+	rowSeconds, keySeconds, cellSeconds float64
 }
 
 // timeOverheads is (*budgeter).timeRows; a test swaps in known costs.
@@ -213,9 +217,10 @@ var timeOverheads = (*budgeter).timeRows
 // timeRows times what the runner does per trial beside the trial, on the
 // first cell: the writing of its rows through the runner's writer
 // (results.WriteRows) into a buffer, about 2 µs a row, and its trial key
-// (TrialKey), a few µs for a kind that builds its own: costs of their
-// own for a spec of cheap trials (groupmean-aquila-gender writes 128,000
-// rows for 0.3 CPU-s of trials, and ran in 0.5).
+// (TrialKey), a few µs for a kind that builds its own, and a cell's
+// write through to rows.csv: costs of their own for a spec of cheap
+// trials (groupmean-aquila-gender writes 128,000 rows for 0.3 CPU-s of
+// trials, and ran in 0.5).
 func (b *budgeter) timeRows() error {
 	if len(b.cells) == 0 {
 		return nil
@@ -249,6 +254,23 @@ func (b *budgeter) timeRows() error {
 		written += len(rows)
 	}
 	b.rowSeconds = (calibrationClock() - t0) / float64(written)
+	// The runner writes each cell's rows through to rows.csv as the cell
+	// completes (a flush, one write call): timed on a scratch file.
+	f, err := os.CreateTemp("", "ldpbench-plan-*")
+	if err != nil {
+		return nil // no scratch file: the cells' flushes go uncounted
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	line := buf.Bytes()[:min(buf.Len(), 200)]
+	t0, flushes := calibrationClock(), 0
+	for flushes == 0 || (calibrationClock()-t0 < 0.005 && flushes < 2000) {
+		if _, err := f.Write(line); err != nil {
+			return nil
+		}
+		flushes++
+	}
+	b.cellSeconds = (calibrationClock() - t0) / float64(flushes)
 	return nil
 }
 
@@ -333,6 +355,9 @@ func (b *budgeter) specOf(c planCell, n int) (*experiment.CellSpec, error) {
 // at size n; ok is false when the kind refuses the cell at that n.
 func (b *budgeter) timeCell(c planCell, n int) (prep, perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
 	s, ctx := b.s, b.ctx
+	// The preparation the runner does for every cell: its params parsed,
+	// Check, Prepare.
+	t0 := calibrationClock()
 	if cs, err = b.specOf(c, n); err != nil {
 		return 0, 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
 	}
@@ -342,7 +367,6 @@ func (b *budgeter) timeCell(c planCell, n int) (prep, perTrial float64, cs *expe
 		}
 		return 0, 0, cs, false, nil
 	}
-	t0 := calibrationClock()
 	run, err := b.kind.Prepare(ctx, cs)
 	if err != nil {
 		return 0, 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
@@ -587,7 +611,7 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 				perTrial = m.perTrial(b.s.Trials, k) * math.Pow(float64(c.cell.N)/m.n, m.b) * m.epsFactor(float64(c.cell.Eps))
 			}
 			cost := float64(b.s.Trials) * unit / float64(max(k, 1))
-			secs := (perTrial + rep.TrialOverhead) * float64(b.s.Trials)
+			secs := (perTrial+rep.TrialOverhead)*float64(b.s.Trials) + rep.CellOverhead
 			rep.PerCell = append(rep.PerCell, CellBudget{Key: c.cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
 			rep.CPUSeconds += secs
 		}

@@ -58,7 +58,7 @@ func TestBudget(t *testing.T) {
 	// cell is 12 cells after it. The runner's overhead per trial (keys,
 	// rows) does not scale with n.
 	var sum float64
-	over := float64(r.Trials) * r.TrialOverhead
+	over := float64(r.Trials)*r.TrialOverhead + r.CellOverhead
 	for i, c := range r.PerCell {
 		sum += c.CPUSeconds
 		if strings.Contains(c.Key, "n=500;") {
@@ -277,17 +277,20 @@ func TestBudgetExponentOnWarmTimings(t *testing.T) {
 }
 
 // Budget adds to every trial what the runner spends beside it: its trial
-// key and one row of rows.csv per metric (timeOverheads, swapped here for
-// 2 ms and 1 ms). The toy spec has two metrics: a cell of n = 500 costs
-// 5 × (0.2 + 0.5 + 0.002 + 2 × 0.001) CPU-s. Catches the rows left out
-// (groupmean-aquila-gender, 128,000 rows for 0.3 CPU-s of trials, planned
-// at 60 % of its run) or counted once a trial instead of once a metric.
+// key and one row of rows.csv per metric, and to every cell the writing
+// through of its rows (timeOverheads, swapped here for 2 ms, 1 ms and
+// 10 ms). The toy spec has two metrics: a cell of n = 500 costs
+// 5 × (0.2 + 0.5 + 0.002 + 2 × 0.001) + 0.01 CPU-s. Catches the rows
+// left out (groupmean-aquila-gender, 128,000 rows for 0.3 CPU-s of
+// trials, planned at 60 % of its run), counted once a trial instead of
+// once a metric, or the cell's write left out (multiservice-fig3, 2,268
+// cells of one trial each).
 func TestBudgetCountsRowsAndKeys(t *testing.T) {
 	s := writeShardSpec(t, shardSpecTOML)
 	defer func(c func() float64, o func(*budgeter) error) { calibrationClock, timeOverheads = c, o }(calibrationClock, timeOverheads)
 	now := 0.0
 	calibrationClock = func() float64 { return now }
-	timeOverheads = func(b *budgeter) error { b.keySeconds, b.rowSeconds = 0.002, 0.001; return nil }
+	timeOverheads = func(b *budgeter) error { b.keySeconds, b.rowSeconds, b.cellSeconds = 0.002, 0.001, 0.01; return nil }
 	k := fakeClockKind{now: &now, done: map[string]bool{}}
 	r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
 	if err != nil {
@@ -298,7 +301,7 @@ func TestBudgetCountsRowsAndKeys(t *testing.T) {
 		if strings.Contains(c.Key, "n=4000;") {
 			scale = 8
 		}
-		if want := 5 * (scale*(0.2+0.5) + 0.002 + 2*0.001); math.Abs(c.CPUSeconds-want) > 1e-9 {
+		if want := 5*(scale*(0.2+0.5)+0.002+2*0.001) + 0.01; math.Abs(c.CPUSeconds-want) > 1e-9 {
 			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
 		}
 	}

@@ -51,8 +51,8 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 	if r.Timing {
 		fmt.Fprintln(stdout, "timing spec: its trials run one at a time whatever -j, each alone on its machine; the wall times below assume a trial uses every core (a kind's threads)")
 	}
-	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d (at the median ε, and the least and greatest while the calibration has time, interpolated between), in %.1f CPU-s; larger n scaled by the kind's cost model (experiment.CostEstimator) or else by n^b, b timed at %d and 4× that; cells that share their trials (experiment.CostSharer) timed once and charged a share each; untimed groups take a timed one's rate; plus %.1f µs a trial for its rows and trial key. AN ESTIMATE, not a measurement at this scale\n",
-		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds, r.CalibrationN, r.TrialOverhead*1e6)
+	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d (at the median ε, and the least and greatest while the calibration has time, interpolated between), in %.1f CPU-s; larger n scaled by the kind's cost model (experiment.CostEstimator) or else by n^b, b timed at %d and 4× that; cells that share their trials (experiment.CostSharer) timed once and charged a share each; untimed groups take a timed one's rate; plus %.1f µs a trial for its rows and trial key and %.1f µs a cell to write them. AN ESTIMATE, not a measurement at this scale\n",
+		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds, r.CalibrationN, r.TrialOverhead*1e6, r.CellOverhead*1e6)
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
 	if n := r.ShardsFor(3600, 1024); n > 0 {
 		fmt.Fprintf(stdout, "shards of %d cores for ≤ 1 h wall: %d (estimated %s)\n", r.Cores, n, dur(r.Wall(n)))
