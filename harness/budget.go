@@ -283,7 +283,7 @@ type timing struct {
 	k                   int // cells sharing the timed cell's trials (0: none)
 	// eps and f are the ε the group was timed at, ascending, and the
 	// rate per cost unit there over the rate at the timed cell's ε (f = 1
-	// there): a cell's rate is interpolated in ε between them (AAA's
+	// there): a cell's rate is interpolated in ε between them, log-linearly (AAA's
 	// linear programme costs twice as much at ε = 1 as at ε = 3, which no
 	// cost unit of n says). A single point when the group was timed at
 	// one ε.
@@ -291,7 +291,9 @@ type timing struct {
 }
 
 // epsFactor is the timing's rate at ε over its rate at the timed cell's
-// ε, piecewise linear between the ε it was timed at, constant beyond.
+// ε, its logarithm piecewise linear between the ε it was timed at (a cost
+// that grows or falls geometrically in ε, as theory's N-output mechanism
+// whose outputs grow with ε, is then followed exactly), constant beyond.
 func (m timing) epsFactor(eps float64) float64 {
 	if len(m.eps) < 2 {
 		return 1
@@ -302,7 +304,7 @@ func (m timing) epsFactor(eps float64) float64 {
 	for i := 1; i < len(m.eps); i++ {
 		if eps <= m.eps[i] {
 			w := (eps - m.eps[i-1]) / (m.eps[i] - m.eps[i-1])
-			return m.f[i-1] + w*(m.f[i]-m.f[i-1])
+			return m.f[i-1] * math.Pow(m.f[i]/m.f[i-1], w)
 		}
 	}
 	return m.f[len(m.f)-1]

@@ -92,13 +92,13 @@ func TestBudget(t *testing.T) {
 // swapped by the test): a Prepare takes 1 s and a trial n ms, except that
 // with share the cells that differ only in params.scale (one
 // CostShareKey) compute each trial once between them, as kind fl's cells
-// of one training run do; with perEps a trial takes n·ε ms. TrialCost is
-// n.
+// of one training run do; with perEps a trial takes n·2^ε ms, and with
+// noPrep a Prepare nothing. TrialCost is n.
 type fakeClockKind struct {
 	toyKind
-	share, perEps bool
-	now           *float64
-	done          map[string]bool
+	share, perEps, noPrep bool
+	now                   *float64
+	done                  map[string]bool
 }
 
 func (k fakeClockKind) TrialCost(c *experiment.CellSpec) float64 { return float64(c.N) }
@@ -111,7 +111,9 @@ func (k fakeClockKind) CostShareKey(c *experiment.CellSpec) string {
 }
 
 func (k fakeClockKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experiment.CellRun, error) {
-	*k.now++
+	if !k.noPrep {
+		*k.now++
+	}
 	run, err := k.toyKind.Prepare(ctx, c)
 	if err != nil {
 		return nil, err
@@ -122,7 +124,7 @@ func (k fakeClockKind) Prepare(ctx context.Context, c *experiment.CellSpec) (exp
 	}
 	ms := float64(c.N)
 	if k.perEps {
-		ms *= c.Eps
+		ms *= math.Exp2(c.Eps)
 	}
 	return &fakeClockRun{CellRun: run, k: k, key: key, ms: ms}, nil
 }
@@ -188,19 +190,20 @@ func TestBudgetShareSets(t *testing.T) {
 	}
 }
 
-// Budget of a kind whose trial costs n·ε ms (the fake clock): the group is
-// timed at its least, median and greatest ε (0.5, 2 and 4 here) and a
-// cell's rate interpolated between them, which for a cost affine in ε is
-// exact at every ε, 1 included. Catches a plan that costs every ε at the
-// median's (AAA's linear programme, twice as dear at ε = 1 as at ε = 3,
-// put noutput-mean's AAA cells at 57 % of a run's CPU), or an
-// interpolation on the wrong side of a point.
+// Budget of a kind whose trial costs n·2^ε ms (the fake clock): the group
+// is timed at its least, median and greatest ε (0.5, 2 and 4 here) and a
+// cell's rate interpolated log-linearly between them, which for a cost
+// geometric in ε is exact at every ε, 1 included. Catches a plan that
+// costs every ε at the median's (AAA's linear programme, twice as dear at
+// ε = 1 as at ε = 3, put noutput-mean's AAA cells at 57 % of a run's
+// CPU), an interpolation on the wrong side of a point, or a linear one
+// (noutput-tables' N-output cells, dearer with ε, planned 5 times over).
 func TestBudgetInterpolatesEps(t *testing.T) {
 	s := writeShardSpec(t, strings.Replace(shardSpecTOML, "eps = [0.5, 1, 2]", "eps = [0.5, 1, 2, 4]", 1))
 	defer func(c func() float64) { calibrationClock = c }(calibrationClock)
 	now := 0.0
 	calibrationClock = func() float64 { return now }
-	k := fakeClockKind{perEps: true, now: &now, done: map[string]bool{}}
+	k := fakeClockKind{perEps: true, noPrep: true, now: &now, done: map[string]bool{}}
 	r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -219,8 +222,8 @@ func TestBudgetInterpolatesEps(t *testing.T) {
 		if strings.Contains(c.Key, "n=4000;") {
 			scale = 8
 		}
-		// 5 trials at n = 500: a preparation of 1 s and 0.5·ε s a trial.
-		if want := scale * (1 + 5*0.5*eps); eps == 0 || math.Abs(c.CPUSeconds-want) > 1e-9 {
+		// 5 trials at n = 500 of 0.5·2^ε s each.
+		if want := scale * 5 * 0.5 * math.Exp2(eps); eps == 0 || math.Abs(c.CPUSeconds-want) > 1e-9*want {
 			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
 		}
 	}
