@@ -42,9 +42,11 @@ figures: build
 	@rc=0; ./$(BIN) run -j $(JOBS) $(QUICK) $(FRESHFLAG) $(SPECS) || rc=$$?; \
 	./$(BIN) report && echo "open out/$(REPORT_INDEX) in a browser"; exit $$rc
 
-# docs/times.md: every shipped spec's estimated full-scale time (plan).
+# docs/times.md: every shipped spec's full-scale time as its run under
+# $(RUNS) recorded it (times.csv), beside plan --full's estimate.
+RUNS ?= out
 times: build
-	BIN=$(BIN) bash scripts/times.sh
+	BIN=$(BIN) RUNS=$(RUNS) bash scripts/times.sh
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt needed"; exit 1; }
