@@ -180,4 +180,4 @@ done
 # The merged times.csv is the shards' records: a header and one row each.
 rows=$(($(wc -l <"$root/merged/times.csv") - 1))
 [ "$rows" = "$SHARDS" ] || die "merged times.csv has $rows rows, want one per shard ($SHARDS)"
-say "PASS: $SHARDS shards on Slurm merged into the single run's bytes ($compared files: $(cd "$work/single" && ls | tr '\n' ' '))"
+say "PASS: $SHARDS shards on Slurm merged into the single run's bytes ($compared files: $(cd "$work/single" && ls | grep -vx times.csv | tr '\n' ' '); times.csv: one row per shard)"
