@@ -11,8 +11,9 @@ import (
 	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 )
 
-// simplexOptimum is denseReference that reports a refusal of gonum's
-// simplex (a singular initial basis) instead of failing the test.
+// simplexOptimum solves the programme as gonum's dense simplex sees it,
+// [A 0; G I]·[x; s] = [b; h], x, s ≥ 0, and reports a refusal (a singular
+// initial basis) instead of failing the test.
 func simplexOptimum(p *Problem) (opt float64, ok bool) {
 	n := len(p.C)
 	ma, _ := p.A.Dims()

@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
-	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // randomProblem returns a feasible, bounded LP (c > 0, x ≥ 0) with ma
@@ -55,30 +52,9 @@ func randomProblem(rng *rand.Rand, n, ma, mg int, dens float64) *Problem {
 // [A 0; G I]·[x; s] = [b; h], x, s ≥ 0: an independent solver.
 func denseReference(t testing.TB, p *Problem) float64 {
 	t.Helper()
-	n := len(p.C)
-	ma, _ := p.A.Dims()
-	mg, _ := p.G.Dims()
-	A := mat.NewDense(ma+mg, n+mg, nil)
-	b := make([]float64, ma+mg)
-	for i := 0; i < ma; i++ {
-		cols, vals := p.A.Row(i)
-		for k, c := range cols {
-			A.Set(i, c, vals[k])
-		}
-		b[i] = p.B[i]
-	}
-	for i := 0; i < mg; i++ {
-		cols, vals := p.G.Row(i)
-		for k, c := range cols {
-			A.Set(ma+i, c, vals[k])
-		}
-		A.Set(ma+i, n+i, 1)
-		b[ma+i] = p.H[i]
-	}
-	c := append(append([]float64(nil), p.C...), make([]float64, mg)...)
-	opt, _, err := gonumlp.Simplex(c, A, b, 1e-10, nil)
-	if err != nil {
-		t.Fatalf("gonum simplex: %v", err)
+	opt, ok := simplexOptimum(p)
+	if !ok {
+		t.Fatal("gonum simplex refused the programme")
 	}
 	return opt
 }
