@@ -56,3 +56,27 @@ func CostShareKey(k Kind, c *CellSpec) string {
 	}
 	return ""
 }
+
+// IterativeCost is implemented by a kind whose trials run an iterative
+// estimator (EM) whose number of iterations depends on n in a way that no
+// timing at a smaller n foresees: Du et al.'s stopping rule ends EM at an
+// absolute |ΔLL|, which tightens as n grows, and the count then grows
+// between n^0.16 and n^0.40 from cell to cell (docs/scale-out.md). For a
+// cell larger than its calibration, `ldpbench plan` times the cell at its
+// own n twice with its iterations capped (CapIterations), which gives the
+// cost of a trial without its iterations and the cost of one iteration
+// there, and multiplies the latter by the iterations a full-scale run of
+// the cell recorded (BudgetOptions.Iterations), or else by the count the
+// calibration measured, grown as n^(1/3). Like TrialCost it must be
+// deterministic.
+type IterativeCost interface {
+	// Iterations returns the metric in which a trial of cell c reports
+	// its iterations (the E-steps of one estimator call, or their mean
+	// over the calls of a trial when every call is capped alike) and the
+	// cell's cap on them; ok is false when the cell runs no iterative
+	// estimator.
+	Iterations(c *CellSpec) (metric string, max int, ok bool)
+	// CapIterations returns the raw params that stop every estimator
+	// call of cell c after k iterations, to be laid over its own.
+	CapIterations(c *CellSpec, k int) map[string]string
+}

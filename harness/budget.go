@@ -30,6 +30,12 @@ type BudgetOptions struct {
 	CalibrationTime time.Duration
 	// Cores is the cores of one machine (default 2), for the wall times.
 	Cores int
+	// Iterations holds, by cell key (results.Cell.Key), the mean
+	// iterations per trial a full-scale run of the cell recorded in the
+	// kind's iteration metric (experiment.IterativeCost): they are a
+	// result of the spec and seed, not of the machine, and no timing at a
+	// smaller n foresees them. Nil: every count is extrapolated.
+	Iterations map[string]float64
 }
 
 // CellBudget is the estimate of one cell.
@@ -60,6 +66,12 @@ type BudgetReport struct {
 	CalibrationCPUSeconds float64
 	CalibrationN          int
 	Cores                 int
+	// IterationTimed is the groups and sizes timed at their own n with
+	// their iterations capped (experiment.IterativeCost); of the cells
+	// costed so, RecordedIterations took the iterations a full-scale run
+	// recorded (BudgetOptions.Iterations) and ModelledIterations grew the
+	// calibration's as n^(1/3).
+	IterationTimed, RecordedIterations, ModelledIterations int
 	// TrialOverhead is the CPU seconds the runner spends on a trial
 	// beside it (its trial key, its rows), included in every cell's
 	// estimate; CellOverhead the same per cell (the writing through of
@@ -140,7 +152,8 @@ func Budget(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Budg
 		return nil, err
 	}
 	defer stopExternal()
-	b := &budgeter{ctx: ctx, s: s, kind: kind, opt: opt}
+	b := &budgeter{ctx: ctx, s: s, kind: kind, opt: opt, perIter: map[string]iterTiming{}}
+	b.iterative, _ = kind.(experiment.IterativeCost)
 	if err := b.loadCells(); err != nil {
 		return nil, err
 	}
@@ -209,6 +222,13 @@ type budgeter struct {
 	// trial key of a trial (TrialKey: a kind's own, built per trial);
 	// cellSeconds the writing through of a cell's rows.
 	rowSeconds, keySeconds, cellSeconds float64
+
+	// iterative is the kind as an experiment.IterativeCost (nil if it is
+	// not one); full is the data at the spec's own sizes, loaded for the
+	// first cell timed there, and perIter those timings by group and n.
+	iterative experiment.IterativeCost
+	full      []*datasets.Dataset
+	perIter   map[string]iterTiming
 }
 
 // timeOverheads is (*budgeter).timeRows; a test swaps in known costs.
@@ -288,6 +308,10 @@ type timing struct {
 	// cost unit of n says). A single point when the group was timed at
 	// one ε.
 	eps, f []float64
+	// iters holds the iterations a trial ran at each ε of eps, at size
+	// itersN (NaN where the kind reports none: experiment.IterativeCost).
+	iters  []float64
+	itersN float64
 }
 
 // epsFactor is the timing's rate at ε over its rate at the timed cell's
@@ -308,6 +332,31 @@ func (m timing) epsFactor(eps float64) float64 {
 		}
 	}
 	return m.f[len(m.f)-1]
+}
+
+// itersAt is the iterations a trial ran at ε at the calibration's size,
+// interpolated as epsFactor interpolates the rate (NaN when none was
+// measured).
+func (m timing) itersAt(eps float64) float64 {
+	var xs, ys []float64
+	for i, v := range m.iters {
+		if v > 0 {
+			xs, ys = append(xs, m.eps[i]), append(ys, v)
+		}
+	}
+	switch {
+	case len(xs) == 0:
+		return math.NaN()
+	case eps <= xs[0]:
+		return ys[0]
+	}
+	for i := 1; i < len(xs); i++ {
+		if eps <= xs[i] {
+			w := (eps - xs[i-1]) / (xs[i] - xs[i-1])
+			return ys[i-1] * math.Pow(ys[i]/ys[i-1], w)
+		}
+	}
+	return ys[len(ys)-1]
 }
 
 // perTrial is the timing's CPU seconds per trial of a cell of trials
@@ -344,46 +393,95 @@ func (b *budgeter) loadCells() error {
 
 // specOf is the spec of cell c at size n.
 func (b *budgeter) specOf(c planCell, n int) (*experiment.CellSpec, error) {
-	params, err := b.kind.Params().Parse(c.params)
+	return b.specWith(c, n, b.data[c.dataset], nil)
+}
+
+// specWith is the spec of cell c at size n on dataset d, with the raw
+// params over laid over the cell's own; with an iteration metric the
+// kind reports (experiment.IterativeCost), that metric is measured too.
+func (b *budgeter) specWith(c planCell, n int, d *datasets.Dataset, over map[string]string) (*experiment.CellSpec, error) {
+	raw := c.params
+	if len(over) > 0 {
+		raw = maps.Clone(c.params)
+		maps.Copy(raw, over)
+	}
+	params, err := b.kind.Params().Parse(raw)
 	if err != nil {
 		return nil, err
 	}
-	d := b.data[c.dataset]
-	return &experiment.CellSpec{Experiment: b.s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
-		N: n, Params: params, Metrics: b.s.Metrics, Seed: b.s.Seed}, nil
+	cs := &experiment.CellSpec{Experiment: b.s.Name, Dataset: d, Method: c.cell.Method, Eps: float64(c.cell.Eps),
+		N: n, Params: params, Metrics: b.s.Metrics, Seed: b.s.Seed}
+	if b.iterative != nil {
+		if metric, _, ok := b.iterative.Iterations(cs); ok && !slices.Contains(cs.Metrics, metric) {
+			cs.Metrics = append(slices.Clone(cs.Metrics), metric)
+		}
+	}
+	return cs, nil
 }
 
-// timeCell returns the CPU seconds of cell c's preparation and per trial
-// at size n; ok is false when the kind refuses the cell at that n.
-func (b *budgeter) timeCell(c planCell, n int) (prep, perTrial float64, cs *experiment.CellSpec, ok bool, err error) {
+// cellTime is one timing of a cell: the CPU seconds of its preparation and
+// per trial, and the mean of its iteration metric over the timed trials
+// (NaN without one); ok is false when the kind refuses the cell there.
+type cellTime struct {
+	prep, perTrial, iters float64
+	cs                    *experiment.CellSpec
+	ok                    bool
+}
+
+// timeCell times cell c at size n on the calibration's data.
+func (b *budgeter) timeCell(c planCell, n int) (cellTime, error) {
+	return b.timeCellOn(c, n, b.data[c.dataset], nil, 0.02)
+}
+
+// timeCellOn times cell c at size n on dataset d with the raw params over
+// laid over its own: its preparation, then trials until minCPU seconds of
+// CPU (at least one, at most the spec's trials).
+func (b *budgeter) timeCellOn(c planCell, n int, d *datasets.Dataset, over map[string]string, minCPU float64) (cellTime, error) {
 	s, ctx := b.s, b.ctx
 	// The preparation the runner does for every cell: its params parsed,
 	// Check, Prepare.
 	t0 := calibrationClock()
-	if cs, err = b.specOf(c, n); err != nil {
-		return 0, 0, nil, false, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
+	cs, err := b.specWith(c, n, d, over)
+	if err != nil {
+		return cellTime{}, fmt.Errorf("cell %s: %w", c.cell.Key(), err)
 	}
 	if err := b.kind.Check(cs); err != nil {
 		if b.checkErr == nil {
 			b.checkErr = fmt.Errorf("cell %s at n = %d: %w", c.cell.Key(), n, err)
 		}
-		return 0, 0, cs, false, nil
+		return cellTime{cs: cs}, nil
 	}
 	run, err := b.kind.Prepare(ctx, cs)
 	if err != nil {
-		return 0, 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+		return cellTime{}, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
 	}
-	prep = calibrationClock() - t0
-	// Trials until 20 ms of CPU (at most the spec's trials): one
-	// trial of a small cell is below the clock's resolution.
+	prep := calibrationClock() - t0
+	metric := ""
+	if b.iterative != nil {
+		metric, _, _ = b.iterative.Iterations(cs)
+	}
+	// Trials until minCPU (20 ms in the calibration: one trial of a
+	// small cell is below the clock's resolution).
 	t1, done := calibrationClock(), 0
-	for done < max(s.Trials, 1) && (done == 0 || calibrationClock()-t1 < 0.02) {
-		if _, err := run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), nil); err != nil {
-			return 0, 0, nil, false, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+	iters, counted := 0.0, 0
+	var out []experiment.Measurement
+	for done < max(s.Trials, 1) && (done == 0 || calibrationClock()-t1 < minCPU) {
+		if out, err = run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), out[:0]); err != nil {
+			return cellTime{}, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
+		}
+		for _, m := range out {
+			if metric != "" && m.Metric == metric {
+				iters += m.Value
+				counted++
+			}
 		}
 		done++
 	}
-	return prep, (calibrationClock() - t1) / float64(done), cs, true, nil
+	t := cellTime{prep: prep, perTrial: (calibrationClock() - t1) / float64(done), iters: math.NaN(), cs: cs, ok: true}
+	if counted > 0 {
+		t.iters = iters / float64(counted)
+	}
+	return t, nil
 }
 
 // group sorts the cells into the groups that share a calibration.
@@ -498,12 +596,12 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(cells[x].cell.Eps, cells[y].cell.Eps) })
 	c := cells[idx[len(idx)/2]]
 	n := min(c.cell.N, b.opt.CalibrationN, b.data[c.dataset].Rows())
-	prep, t, cs, ok, err := b.timeCell(c, n)
-	if err != nil || !ok {
+	ct, err := b.timeCell(c, n)
+	if err != nil || !ct.ok {
 		return timing{}, false, err
 	}
-	m = timing{prep: prep, t: t, n: float64(n), unit: experiment.TrialCost(b.kind, cs), b: 1, k: b.shared[b.share[idx[len(idx)/2]]]}
-	m.eps, m.f = []float64{float64(c.cell.Eps)}, []float64{1}
+	m = timing{prep: ct.prep, t: ct.perTrial, n: float64(n), unit: experiment.TrialCost(b.kind, ct.cs), b: 1, k: b.shared[b.share[idx[len(idx)/2]]]}
+	m.eps, m.f, m.iters, m.itersN = []float64{float64(c.cell.Eps)}, []float64{1}, []float64{ct.iters}, float64(n)
 	if spread {
 		rate := m.perTrial(b.s.Trials, m.k) / m.unit
 		for _, j := range []int{idx[0], idx[len(idx)-1]} {
@@ -511,18 +609,19 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 			if slices.Contains(m.eps, e) {
 				continue
 			}
-			prepE, tE, csE, okE, err := b.timeCell(cells[j], n)
+			cte, err := b.timeCell(cells[j], n)
 			if err != nil {
 				return timing{}, false, err
 			}
-			if !okE {
+			if !cte.ok {
 				continue
 			}
-			mE := timing{prep: prepE, t: tE}
-			if r := mE.perTrial(b.s.Trials, b.shared[b.share[j]]) / experiment.TrialCost(b.kind, csE); r > 0 && rate > 0 {
+			mE := timing{prep: cte.prep, t: cte.perTrial}
+			if r := mE.perTrial(b.s.Trials, b.shared[b.share[j]]) / experiment.TrialCost(b.kind, cte.cs); r > 0 && rate > 0 {
 				at, _ := slices.BinarySearch(m.eps, e)
 				m.eps = slices.Insert(m.eps, at, e)
 				m.f = slices.Insert(m.f, at, r/rate)
+				m.iters = slices.Insert(m.iters, at, cte.iters)
 			}
 		}
 	}
@@ -535,11 +634,11 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 		largest = max(largest, cells[i].cell.N)
 	}
 	if n2 := min(4*n, largest, b.data[c.dataset].Rows()); !b.ownCost && n2 >= 2*n {
-		prep2, t2, _, ok2, err := b.timeCell(c, n2)
+		ct2, err := b.timeCell(c, n2)
 		if err != nil {
 			return timing{}, false, err
 		}
-		m2 := timing{prep: prep2, t: t2}
+		m2 := timing{prep: ct2.prep, t: ct2.perTrial}
 		// n again, and the cheaper of its two timings: the first paid
 		// what the process does once (a kind's caches of transition
 		// matrices, the runtime's warm-up), which the timing at n2 did
@@ -549,11 +648,11 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 		// multiservice-fig7c's plan 23 min against 2 min on every
 		// other run.
 		p1 := m.perTrial(b.s.Trials, m.k)
-		prep1b, t1b, _, ok1b, err := b.timeCell(c, n)
+		ct1b, err := b.timeCell(c, n)
 		if err != nil {
 			return timing{}, false, err
 		}
-		if again := (timing{prep: prep1b, t: t1b}).perTrial(b.s.Trials, m.k); ok1b && again > 0 && again < p1 {
+		if again := (timing{prep: ct1b.prep, t: ct1b.perTrial}).perTrial(b.s.Trials, m.k); ct1b.ok && again > 0 && again < p1 {
 			// The ε ends were timed warm too: their factors are now
 			// against the warm rate.
 			for i, e := range m.eps {
@@ -563,9 +662,9 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 			}
 			p1 = again
 		}
-		if p2 := m2.perTrial(b.s.Trials, m.k); ok2 && p1 > 0 && p2 > 0 {
+		if p2 := m2.perTrial(b.s.Trials, m.k); ct2.ok && p1 > 0 && p2 > 0 {
 			m.b = min(max(math.Log(p2/p1)/math.Log(float64(n2)/float64(n)), 0), 2)
-			m.prep, m.t, m.n = prep2, t2, float64(n2)
+			m.prep, m.t, m.n = ct2.prep, ct2.perTrial, float64(n2)
 		}
 	}
 	return m, true, nil
@@ -582,12 +681,12 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 	}
 	slices.Sort(rates)
 	median := rates[len(rates)/2]
-	for _, k := range b.keys {
-		m, ok := b.models[k]
+	for _, key := range b.keys {
+		m, ok := b.models[key]
 		linear := 0.0 // seconds per cost unit, for a group not timed
 		if !ok {
 			linear = median
-			prefix := k[:strings.LastIndexByte(k, '|')+1]
+			prefix := key[:strings.LastIndexByte(key, '|')+1]
 			for _, k2 := range b.keys {
 				if m2, ok2 := b.models[k2]; ok2 && strings.HasPrefix(k2, prefix) {
 					linear = m2.perTrial(b.s.Trials, m2.k) / m2.unit
@@ -595,7 +694,7 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 				}
 			}
 		}
-		for _, i := range b.groups[k] {
+		for _, i := range b.groups[key] {
 			c := b.cells[i]
 			cs, err := b.specOf(c, c.cell.N)
 			if err != nil {
@@ -604,7 +703,13 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 			unit := experiment.TrialCost(b.kind, cs)
 			k := b.shared[b.share[i]] // 0 when the cell shares nothing
 			var perTrial float64
+			it, iterOK, err := b.iterationCost(key, m, ok, c, cs, rep)
+			if err != nil {
+				return err
+			}
 			switch {
+			case iterOK:
+				perTrial = it
 			case !ok:
 				perTrial = linear * unit
 			case b.ownCost:
@@ -619,6 +724,104 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 		}
 	}
 	return nil
+}
+
+// Iteration caps of the timings at a cell's own n (experiment.
+// IterativeCost): the second runs IterationStep iterations more than the
+// first, enough for their cost to stand out of the noise of a trial's
+// draws (one ULE iteration at m = 3 and n = 10⁶ is about 3 ms of CPU,
+// the draws and merging of its reports about 0.4 s).
+const (
+	IterationCapLo = 2
+	IterationStep  = 40
+)
+
+// iterTiming is the cost of a cell at its own n split by its iterations:
+// CPU seconds of its preparation, of a trial's work beside its
+// iterations, and of one iteration.
+type iterTiming struct {
+	prep, fixed, each float64
+	ok                bool
+}
+
+// iterationCost is the CPU seconds per trial of cell c (spec cs), of
+// group key with calibration m (calibrated), when the kind counts its
+// iterations (experiment.IterativeCost) and c is larger than its
+// calibration: a trial's cost beside its iterations plus the iterations a
+// full-scale run recorded (BudgetOptions.Iterations), or else those
+// measured in the calibration grown as n^(1/3), times the cost of one
+// iteration, both timed at c's own n. ok is false where that does not
+// apply (the caller scales the calibration instead).
+func (b *budgeter) iterationCost(key string, m timing, calibrated bool, c planCell, cs *experiment.CellSpec, rep *BudgetReport) (perTrial float64, ok bool, err error) {
+	if b.iterative == nil || !calibrated || float64(c.cell.N) <= m.n {
+		return 0, false, nil
+	}
+	_, maxIter, iterates := b.iterative.Iterations(cs)
+	if !iterates {
+		return 0, false, nil
+	}
+	iters, recorded := b.opt.Iterations[c.cell.Key()]
+	if !recorded {
+		at := m.itersAt(float64(c.cell.Eps))
+		if !(at > 0) {
+			return 0, false, nil
+		}
+		iters = at * math.Cbrt(float64(c.cell.N)/m.itersN)
+	}
+	if maxIter > 0 {
+		iters = min(iters, float64(maxIter))
+	}
+	t, err := b.timeIterations(key, c, cs, rep)
+	if err != nil || !t.ok {
+		return 0, false, err
+	}
+	if recorded {
+		rep.RecordedIterations++
+	} else {
+		rep.ModelledIterations++
+	}
+	return t.prep/float64(max(b.s.Trials, 1)) + t.fixed + iters*t.each, true, nil
+}
+
+// timeIterations times group key's cells of c's n, on the data at the
+// spec's own sizes: a trial of c with its iterations capped at IterationCapLo
+// and at IterationCapLo+IterationStep. The difference is the cost of the
+// iterations between; the rest of the first, its cost beside them. Once
+// per group and n.
+func (b *budgeter) timeIterations(key string, c planCell, cs *experiment.CellSpec, rep *BudgetReport) (iterTiming, error) {
+	ck := fmt.Sprintf("%s|%d", key, c.cell.N)
+	if t, ok := b.perIter[ck]; ok {
+		return t, nil
+	}
+	start := calibrationClock()
+	defer func() { rep.CalibrationCPUSeconds += calibrationClock() - start }()
+	if b.full == nil {
+		data, _, err := loadDatasets(b.s)
+		if err != nil {
+			return iterTiming{}, err
+		}
+		b.full = data
+	}
+	var t iterTiming
+	if d := b.full[c.dataset]; d != nil && d.Rows() >= c.cell.N {
+		lo, err := b.timeCellOn(c, c.cell.N, d, b.iterative.CapIterations(cs, IterationCapLo), 0)
+		if err != nil {
+			return iterTiming{}, err
+		}
+		hi, err := b.timeCellOn(c, c.cell.N, d, b.iterative.CapIterations(cs, IterationCapLo+IterationStep), 0)
+		if err != nil {
+			return iterTiming{}, err
+		}
+		if lo.ok && hi.ok && hi.iters > lo.iters {
+			t.each = max(hi.perTrial-lo.perTrial, 0) / (hi.iters - lo.iters)
+			t.fixed = max(lo.perTrial-lo.iters*t.each, 0)
+			t.prep = min(lo.prep, hi.prep)
+			t.ok = true
+			rep.IterationTimed++
+		}
+	}
+	b.perIter[ck] = t
+	return t, nil
 }
 
 // CPUSeconds is the process's user and system CPU time so far, in seconds

@@ -1,5 +1,10 @@
 #!/usr/bin/env bash
-# Writes docs/times.md: every shipped spec's full-scale trials, its
+# Writes runs/iterations.csv, then docs/times.md. runs/iterations.csv is
+# the EM iterations per trial of every iterative cell that a finished
+# full-scale run under $RUNS recorded (`ldpbench times --iterations`),
+# which plan multiplies by the cost of an iteration it times
+# (docs/scale-out.md); rebuild the binary afterwards to ship it.
+# docs/times.md is every shipped spec's full-scale trials, its
 # measured CPU and wall time where a finished full-scale run of it is in
 # $RUNS/<spec> (the times the run recorded itself in times.csv), and the
 # CPU time `ldpbench plan --full` estimates on this machine beside it, with
@@ -28,11 +33,24 @@ dur_seconds() {
 		print s
 	}'
 }
+# The record of iterations first: plan reads it below.
+full=()
+for d in "$RUNS"/*/; do
+	d=${d%/}
+	[ -f "$d/times.csv" ] || continue
+	line=$("$BIN" times --csv "$d" 2>/dev/null | tail -n +2 | head -1)
+	IFS=, read -r _ scale complete _ <<<"$line"
+	[ "$scale" = full ] && [ "$complete" = true ] && full+=("$d")
+done
+if [ ${#full[@]} -gt 0 ]; then
+	"$BIN" times --iterations "${full[@]}" >runs/iterations.csv.tmp && mv runs/iterations.csv.tmp runs/iterations.csv ||
+		{ echo "times: recording the iterations failed" >&2; exit 1; }
+fi
 measured=0 estimated=0 total_cpu=0
 rows=()
 for f in runs/*.toml; do
 	name=$(basename "$f" .toml)
-	if ! "$BIN" plan --full "$f" >"$tmp" 2>&1; then
+	if ! "$BIN" plan --full --iterations runs/iterations.csv "$f" >"$tmp" 2>&1; then
 		why=$(tail -1 "$tmp" | sed 's/^ldpbench: plan: //; s/|/\\|/g')
 		case "$why" in
 		*"data are not here"*) rows+=("| \`$name\` | | data not fetched | | | |") ;;

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ldpbench/ldpbench/harness"
+	"github.com/ldpbench/ldpbench/runs"
 )
 
 // cmdPlan prints a spec's cells, trials and estimated cost, from a short
@@ -17,6 +18,7 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 	calN := fs.Int("calibration-n", 20000, "largest `n` at which a cell is timed (larger ones are scaled by cost)")
 	cores := fs.Int("cores", 2, "`cores` per machine, for the wall times")
 	verbose := fs.Bool("v", false, "list every cell's estimate")
+	itersFrom := fs.String("iterations", "", "`file` of EM iterations recorded at full scale (ldpbench times --iterations DIR); default the shipped runs/iterations.csv, \"none\" to extrapolate every count")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
@@ -35,8 +37,12 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	iters, err := c.recordedIterations(*itersFrom)
+	if err != nil {
+		return fmt.Errorf("plan: --iterations: %w", err)
+	}
 	stdout := c.stdout
-	r, err := harness.Budget(ctx, c.kinds, spec, harness.BudgetOptions{Quick: quick, CalibrationN: *calN, CalibrationTime: *budget, Cores: *cores})
+	r, err := harness.Budget(ctx, c.kinds, spec, harness.BudgetOptions{Quick: quick, CalibrationN: *calN, CalibrationTime: *budget, Cores: *cores, Iterations: iters})
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
@@ -53,6 +59,10 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 	}
 	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d (at the median ε, and the least and greatest while the calibration has time, interpolated between), in %.1f CPU-s; larger n scaled by the kind's cost model (experiment.CostEstimator) or else by n^b, b timed at %d and 4× that; cells that share their trials (experiment.CostSharer) timed once and charged a share each; untimed groups take a timed one's rate; plus %.1f µs a trial for its rows and trial key and %.1f µs a cell to write them. AN ESTIMATE, not a measurement at this scale\n",
 		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds, r.CalibrationN, r.TrialOverhead*1e6, r.CellOverhead*1e6)
+	if r.IterationTimed > 0 {
+		fmt.Fprintf(stdout, "EM cells beyond the calibration: %d groups × sizes timed at their own n with max_iter capped at %d and %d, for a trial's cost beside its iterations and one iteration's (experiment.IterativeCost); times the iterations a full-scale run recorded for %d cells (%s), grown from the calibration's as n^(1/3) for %d, which is off by up to 2× (docs/scale-out.md)\n",
+			r.IterationTimed, harness.IterationCapLo, harness.IterationCapLo+harness.IterationStep, r.RecordedIterations, itersSource(*itersFrom), r.ModelledIterations)
+	}
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
 	if n := r.ShardsFor(3600, 1024); n > 0 {
 		fmt.Fprintf(stdout, "shards of %d cores for ≤ 1 h wall: %d (estimated %s)\n", r.Cores, n, dur(r.Wall(n)))
@@ -74,6 +84,32 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 		}
 	}
 	return nil
+}
+
+// recordedIterations reads the EM iterations plan multiplies by
+// (BudgetOptions.Iterations): from file, or with "" the shipped record,
+// or with "none" none.
+func (c *cli) recordedIterations(file string) (map[string]float64, error) {
+	switch file {
+	case "none":
+		return nil, nil
+	case "":
+		f, err := c.shipped.Open(runs.IterationsFile)
+		if err != nil {
+			return nil, nil // a test's own shipped specs carry none
+		}
+		defer f.Close()
+		return harness.ReadIterations(f, "runs/"+runs.IterationsFile)
+	}
+	return harness.ReadIterationsFile(file)
+}
+
+// itersSource names where plan's recorded iterations came from.
+func itersSource(file string) string {
+	if file == "" {
+		return "runs/" + runs.IterationsFile
+	}
+	return file
 }
 
 // dur prints seconds as a rounded duration.

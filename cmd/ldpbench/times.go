@@ -57,12 +57,24 @@ func readMeasured(dir string) (*measured, error) {
 func cmdTimes(_ context.Context, c *cli, args []string) error {
 	fs := c.flags("times")
 	asCSV := fs.Bool("csv", false, "print CSV (spec, scale, complete, calls, trials, wall_s, cpu_s, jobs, cpus, cpu_model)")
+	iterations := fs.Bool("iterations", false, "print the EM iterations per trial each iterative cell recorded (CSV: cell, iterations), the record plan reads (runs/iterations.csv)")
 	pos, err := c.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := wantArgs("times", pos, 1, -1, "one or more run DIRs"); err != nil {
 		return err
+	}
+	if *iterations {
+		var all []harness.IterationRecord
+		for _, dir := range pos {
+			recs, err := harness.RecordedIterations(c.kinds, dir)
+			if err != nil {
+				return fmt.Errorf("times: %w", err)
+			}
+			all = append(all, recs...)
+		}
+		return harness.WriteIterations(c.stdout, all)
 	}
 	var all []*measured
 	for _, dir := range pos {
