@@ -112,6 +112,9 @@ type cellState struct {
 // of these steps, in the order in which they may fail: on bad input before
 // the output directory is touched, then under its lock.
 type runner struct {
+	// kept is the cells on disk when execute stopped but kept them for a
+	// resume (0 otherwise): their cost goes into times.csv too.
+	kept    int
 	s       *Spec
 	reduced bool // Spec.Reduced: smaller than the spec's own scale
 	kind    experiment.Kind
@@ -204,9 +207,18 @@ func Run(ctx context.Context, kinds experiment.Registry, spec *Spec, opt Options
 	} else {
 		start, cpu0 := time.Now(), CPUSeconds()
 		if err := r.execute(ctx); err != nil {
-			return nil, err // execute abandons the directory where a refusal must
+			// execute abandons the directory where a refusal must; where
+			// it keeps the finished cells for a resume (an interruption,
+			// an external program's failure), it keeps what they cost too,
+			// so that the times of a run resumed to its end are whole.
+			if r.kept > 0 {
+				if terr := r.recordTimes(start, cpu0, r.kept); terr != nil {
+					err = errors.Join(err, terr)
+				}
+			}
+			return nil, err
 		}
-		if err := r.recordTimes(start, cpu0); err != nil {
+		if err := r.recordTimes(start, cpu0, len(r.cells)); err != nil {
 			return nil, err
 		}
 	}
@@ -426,11 +438,13 @@ func (r *runner) execute(ctx context.Context) error {
 	onDisk, err := r.runCells(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
+			r.kept = onDisk
 			return fmt.Errorf("interrupted: %d of %d cells finished and kept in %s; run the same command again to resume: %w", onDisk, len(r.cells), r.partialPath, err)
 		}
 		if ext := (*external.Error)(nil); errors.As(err, &ext) {
 			// An external program failed (a crash, a hang): not bad
 			// input, so the finished cells are kept.
+			r.kept = onDisk
 			return fmt.Errorf("%w\n%d of %d cells finished and kept in %s; run the same command again to resume", err, onDisk, len(r.cells), r.partialPath)
 		}
 		if !resuming {

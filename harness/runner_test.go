@@ -143,6 +143,16 @@ func TestInterruptThenResume(t *testing.T) {
 	if !bytes.Equal(got, full) {
 		t.Fatal("interrupted and resumed run differs from an uninterrupted one")
 	}
+	// times.csv holds both calls: the interrupted one's kept cells and
+	// trials too, so that the run's total CPU is whole (a resumed
+	// full-scale run's time in docs/times.md was its last call's alone).
+	times, err := ReadTimes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(times) != 2 || times[0].Cells != res.Resumed || times[0].Trials < 40 || times[1].Resumed != res.Resumed || times[1].Cells != 12 {
+		t.Errorf("times.csv rows %+v: want the interrupted call's (%d cells kept, ≥ 40 trials) and the resumed one's (12 cells, %d resumed)", times, res.Resumed, res.Resumed)
+	}
 }
 
 func TestRerunIsUpToDateAndOtherSpecIsRefused(t *testing.T) {

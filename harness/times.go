@@ -173,8 +173,9 @@ func cpuModel() string {
 }
 
 // recordTimes appends this call's row to the output directory's times.csv,
-// once its rows are on disk.
-func (r *runner) recordTimes(start time.Time, cpu0 float64) error {
+// once its rows are on disk: cells of them (those of an interrupted call
+// that it kept, resumed ones included, or all).
+func (r *runner) recordTimes(start time.Time, cpu0 float64, cells int) error {
 	scale := "full"
 	if r.reduced {
 		scale = "quick"
@@ -186,7 +187,7 @@ func (r *runner) recordTimes(start time.Time, cpu0 float64) error {
 	t := Times{
 		Started: start, Build: BuildID(), Scale: scale, Shard: shard,
 		Jobs: r.opt.Jobs, CPUs: runtime.NumCPU(), CPUModel: cpuModel(),
-		Cells: len(r.cells), Resumed: r.res.Resumed, Trials: r.res.Trials,
+		Cells: cells, Resumed: r.res.Resumed, Trials: r.res.Trials,
 		Wall: time.Since(start).Seconds(), CPU: CPUSeconds() - cpu0,
 	}
 	if err := AppendTimes(r.opt.OutDir, t); err != nil {
