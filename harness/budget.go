@@ -59,10 +59,13 @@ type BudgetReport struct {
 	Crossed int
 	// Timing is set for a timing spec (Spec.IsTiming), whose trials run
 	// one at a time whatever -j.
-	Timing                bool
-	PerCell               []CellBudget
-	CPUSeconds            float64 // sum over the cells
-	Groups, Calibrated    int     // groups of cells (dataset × method × params × n capped) and how many were timed
+	Timing             bool
+	PerCell            []CellBudget
+	CPUSeconds         float64 // sum over the cells
+	Groups, Calibrated int     // groups of cells (dataset × method × params × n capped) and how many were timed
+	// Recorded is the groups costed from recorded iterations alone
+	// (BudgetOptions.Iterations), without a calibration.
+	Recorded              int
 	CalibrationCPUSeconds float64
 	CalibrationN          int
 	Cores                 int
@@ -555,6 +558,12 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 	_, b.ownCost = b.kind.(experiment.CostEstimator)
 	start := calibrationClock()
 	for _, k := range b.keys {
+		if b.recorded(k) {
+			// Costed from its cells' records at their own n alone
+			// (iterationCost): no calibration needed.
+			rep.Recorded++
+			continue
+		}
 		if calibrationClock()-start > b.opt.CalibrationTime.Seconds() && len(b.models) > 0 {
 			break
 		}
@@ -577,13 +586,40 @@ func (b *budgeter) calibrate(rep *BudgetReport) error {
 	}
 	rep.Calibrated = len(b.models)
 	rep.CalibrationCPUSeconds = calibrationClock() - start
-	if len(b.models) == 0 {
+	if len(b.models) == 0 && rep.Recorded < len(b.keys) {
 		if b.checkErr == nil {
 			return fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: the plan has no cell to time", b.s.Name, b.opt.CalibrationN)
 		}
 		return fmt.Errorf("%s: no cell could be calibrated at n ≤ %d: %w", b.s.Name, b.opt.CalibrationN, b.checkErr)
 	}
 	return nil
+}
+
+// recorded reports whether every cell of group k is costed from the
+// iterations a full-scale run recorded (iterationCost), which needs no
+// calibration: an iterative cell larger than the calibration, with a
+// record.
+func (b *budgeter) recorded(k string) bool {
+	if b.iterative == nil || len(b.opt.Iterations) == 0 {
+		return false
+	}
+	for _, i := range b.groups[k] {
+		c := b.cells[i]
+		if c.cell.N <= b.opt.CalibrationN {
+			return false
+		}
+		if _, ok := b.opt.Iterations[c.cell.Key()]; !ok {
+			return false
+		}
+		cs, err := b.specOf(c, c.cell.N)
+		if err != nil {
+			return false
+		}
+		if _, _, ok := b.iterative.Iterations(cs); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // calibrateGroup times group k's cell of median ε at its n (at most
@@ -680,7 +716,10 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 		rates = append(rates, m.perTrial(b.s.Trials, m.k)/m.unit)
 	}
 	slices.Sort(rates)
-	median := rates[len(rates)/2]
+	median := 0.0
+	if len(rates) > 0 {
+		median = rates[len(rates)/2]
+	}
 	for _, key := range b.keys {
 		m, ok := b.models[key]
 		linear := 0.0 // seconds per cost unit, for a group not timed
@@ -719,7 +758,7 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 			}
 			cost := float64(b.s.Trials) * unit / float64(max(k, 1))
 			secs := (perTrial+rep.TrialOverhead)*float64(b.s.Trials) + rep.CellOverhead
-			rep.PerCell = append(rep.PerCell, CellBudget{Key: c.cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok})
+			rep.PerCell = append(rep.PerCell, CellBudget{Key: c.cell.Key(), Cost: cost, CPUSeconds: secs, Measured: ok || iterOK})
 			rep.CPUSeconds += secs
 		}
 	}
@@ -753,7 +792,7 @@ type iterTiming struct {
 // iteration, both timed at c's own n. ok is false where that does not
 // apply (the caller scales the calibration instead).
 func (b *budgeter) iterationCost(key string, m timing, calibrated bool, c planCell, cs *experiment.CellSpec, rep *BudgetReport) (perTrial float64, ok bool, err error) {
-	if b.iterative == nil || !calibrated || float64(c.cell.N) <= m.n {
+	if b.iterative == nil || c.cell.N <= b.opt.CalibrationN {
 		return 0, false, nil
 	}
 	_, maxIter, iterates := b.iterative.Iterations(cs)
@@ -762,6 +801,9 @@ func (b *budgeter) iterationCost(key string, m timing, calibrated bool, c planCe
 	}
 	iters, recorded := b.opt.Iterations[c.cell.Key()]
 	if !recorded {
+		if !calibrated {
+			return 0, false, nil
+		}
 		at := m.itersAt(float64(c.cell.Eps))
 		if !(at > 0) {
 			return 0, false, nil

@@ -129,6 +129,53 @@ func TestBudgetIterativeCells(t *testing.T) {
 	}
 }
 
+// A group whose every cell is costed from its record (iterative, larger
+// than the calibration, recorded) is not calibrated at all: plan then
+// spends its time on the timings at the cells' own n. Here n = 4000 alone:
+// the 4 groups of method gauss are recorded, the 4 of uniform calibrated.
+// Catches a recorded group calibrated all the same (multiservice-fig5-
+// dist's 80 groups ran out of calibration time, and half its cells took
+// the median rate), or a spec of recorded groups alone refused for want
+// of a calibration.
+func TestBudgetRecordedGroupsSkipCalibration(t *testing.T) {
+	for _, methods := range []string{`["gauss", "uniform"]`, `["gauss"]`} {
+		s := writeShardSpec(t, strings.NewReplacer("n = [500, 4000]", "n = [4000]", `method = ["gauss", "uniform"]`, "method = "+methods).Replace(shardSpecTOML))
+		defer func(c func() float64, o func(*budgeter) error) { calibrationClock, timeOverheads = c, o }(calibrationClock, timeOverheads)
+		now := 0.0
+		calibrationClock = func() float64 { return now }
+		timeOverheads = func(*budgeter) error { return nil }
+		recorded := map[string]float64{}
+		for _, ds := range []string{"beta", "unif"} {
+			for _, eps := range []string{"0.5", "1", "2"} {
+				for _, scale := range []string{"1", "2"} {
+					recorded["experiment=sharded;dataset="+ds+";method=gauss;eps="+eps+";n=4000;scale="+scale] = 1000
+				}
+			}
+		}
+		r, err := Budget(context.Background(), experiment.Registry{iterKind{now: &now}}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour, Iterations: recorded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		uniform := strings.Contains(methods, "uniform")
+		wantCal := 0
+		if uniform {
+			wantCal = 4
+		}
+		if r.Recorded != 4 || r.Calibrated != wantCal || r.RecordedIterations != 12 {
+			t.Errorf("%s: %d groups recorded, %d calibrated, %d cells from records; want 4, %d, 12", methods, r.Recorded, r.Calibrated, r.RecordedIterations, wantCal)
+		}
+		for _, c := range r.PerCell {
+			want := 5 * (4e-3 + 1000*4e-4)
+			if strings.Contains(c.Key, "method=uniform") {
+				want = 5 * 4e-3
+			}
+			if math.Abs(c.CPUSeconds-want) > 1e-9*want || !c.Measured {
+				t.Errorf("%s: %s: %g CPU-s (measured %v), want %g", methods, c.Key, c.CPUSeconds, c.Measured, want)
+			}
+		}
+	}
+}
+
 func cellEps(t *testing.T, key string) float64 {
 	t.Helper()
 	for _, part := range strings.Split(key, ";") {

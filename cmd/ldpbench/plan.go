@@ -59,6 +59,9 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 	}
 	fmt.Fprintf(stdout, "calibration: %d of %d groups (dataset × method × params × n) timed on a few trials at their n, at most %d (at the median ε, and the least and greatest while the calibration has time, interpolated between), in %.1f CPU-s; larger n scaled by the kind's cost model (experiment.CostEstimator) or else by n^b, b timed at %d and 4× that; cells that share their trials (experiment.CostSharer) timed once and charged a share each; untimed groups take a timed one's rate; plus %.1f µs a trial for its rows and trial key and %.1f µs a cell to write them. AN ESTIMATE, not a measurement at this scale\n",
 		r.Calibrated, r.Groups, r.CalibrationN, r.CalibrationCPUSeconds, r.CalibrationN, r.TrialOverhead*1e6, r.CellOverhead*1e6)
+	if r.Recorded > 0 {
+		fmt.Fprintf(stdout, "not calibrated: %d groups whose every cell is costed from its recorded EM iterations (below)\n", r.Recorded)
+	}
 	if r.IterationTimed > 0 {
 		fmt.Fprintf(stdout, "EM cells beyond the calibration: %d groups × sizes timed at their own n with max_iter capped at %d and %d, for a trial's cost beside its iterations and one iteration's (experiment.IterativeCost); times the iterations a full-scale run recorded for %d cells (%s), grown from the calibration's as n^(1/3) for %d, which is off by up to 2× (docs/scale-out.md)\n",
 			r.IterationTimed, harness.IterationCapLo, harness.IterationCapLo+harness.IterationStep, r.RecordedIterations, itersSource(*itersFrom), r.ModelledIterations)
