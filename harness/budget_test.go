@@ -258,26 +258,40 @@ func (k warmKind) Prepare(ctx context.Context, c *experiment.CellSpec) (experime
 // method also pays 10 s. Catches an exponent fitted on the cold timing
 // (2.5 s a trial at n = 500 against 2 s at 2000: b clamped to 0, every
 // n = 4000 cell costed at n = 2000's rate).
+//
+// The same with a cost model of the kind's own (experiment.CostEstimator,
+// n): the cell is timed twice at n and the warm timing scaled. Catches
+// the cold one scaled (multiservice-fig8a's plan, 2.6 times its run).
 func TestBudgetExponentOnWarmTimings(t *testing.T) {
 	s := writeShardSpec(t, shardSpecTOML)
 	defer func(c func() float64) { calibrationClock = c }(calibrationClock)
-	now := 0.0
-	calibrationClock = func() float64 { return now }
-	k := warmKind{now: &now, seen: map[string]bool{}}
-	r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range r.PerCell {
-		n := 500.0
-		if strings.Contains(c.Key, "n=4000;") {
-			n = 4000
+	for _, costed := range []bool{false, true} {
+		now := 0.0
+		calibrationClock = func() float64 { return now }
+		var k experiment.Kind = warmKind{now: &now, seen: map[string]bool{}}
+		if costed {
+			k = warmCostKind{k.(warmKind)}
 		}
-		if want := 5 * n / 1000; math.Abs(c.CPUSeconds-want) > 1e-9 {
-			t.Errorf("%s: %g CPU-s, want %g", c.Key, c.CPUSeconds, want)
+		r, err := Budget(context.Background(), experiment.Registry{k}, s, BudgetOptions{CalibrationN: 500, CalibrationTime: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.PerCell {
+			n := 500.0
+			if strings.Contains(c.Key, "n=4000;") {
+				n = 4000
+			}
+			if want := 5 * n / 1000; math.Abs(c.CPUSeconds-want) > 1e-9 {
+				t.Errorf("cost model %v: %s: %g CPU-s, want %g", costed, c.Key, c.CPUSeconds, want)
+			}
 		}
 	}
 }
+
+// warmCostKind is warmKind with a cost model: n.
+type warmCostKind struct{ warmKind }
+
+func (warmCostKind) TrialCost(c *experiment.CellSpec) float64 { return float64(c.N) }
 
 // Budget adds to every trial what the runner spends beside it: its trial
 // key and one row of rows.csv per metric, and to every cell the writing
