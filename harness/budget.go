@@ -75,6 +75,10 @@ type BudgetReport struct {
 	// recorded (BudgetOptions.Iterations) and ModelledIterations grew the
 	// calibration's as n^(1/3).
 	IterationTimed, RecordedIterations, ModelledIterations int
+	// IterationCPUSeconds is the part of CPUSeconds that is those cells'
+	// iterations: their count times the cost of one at the cell's n, the
+	// time only fewer iterations (another stopping rule) would save.
+	IterationCPUSeconds float64
 	// TrialOverhead is the CPU seconds the runner spends on a trial
 	// beside it (its trial key, its rows), included in every cell's
 	// estimate; CellOverhead the same per cell (the writing through of
@@ -845,6 +849,7 @@ func (b *budgeter) iterationCost(key string, m timing, calibrated bool, c planCe
 	} else {
 		rep.ModelledIterations++
 	}
+	rep.IterationCPUSeconds += float64(b.s.Trials) * iters * t.each
 	return t.prep/float64(max(b.s.Trials, 1)) + t.fixed + iters*t.each, true, nil
 }
 

@@ -103,6 +103,22 @@ func TestBudgetIterativeCells(t *testing.T) {
 		if r.IterationTimed != 4 || r.RecordedIterations+r.ModelledIterations != 12 || (r.RecordedIterations == 12) != recordedToo {
 			t.Errorf("recorded %v: %d groups timed at their n, %d cells recorded, %d modelled; want 4, 12 in all", recordedToo, r.IterationTimed, r.RecordedIterations, r.ModelledIterations)
 		}
+		wantIter := 0.0 // 5 trials × I × 0.4 ms over the 12 cells
+		for _, ds := range []string{"beta", "unif"} {
+			for _, eps := range []float64{0.5, 1, 2} {
+				for _, scale := range []string{"1", "2"} {
+					key := "experiment=sharded;dataset=" + ds + ";method=gauss;eps=" + strconv.FormatFloat(eps, 'g', -1, 64) + ";n=4000;scale=" + scale
+					if recordedToo {
+						wantIter += 5 * recorded[key] * 4e-4
+					} else {
+						wantIter += 5 * 2 * iterCount(500, eps) * 4e-4
+					}
+				}
+			}
+		}
+		if math.Abs(r.IterationCPUSeconds-wantIter) > 1e-9*wantIter {
+			t.Errorf("recorded %v: %g CPU-s of iterations, want %g", recordedToo, r.IterationCPUSeconds, wantIter)
+		}
 		for _, c := range r.PerCell {
 			eps, n := cellEps(t, c.Key), 500
 			if strings.Contains(c.Key, "n=4000;") {

@@ -67,6 +67,9 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 			r.IterationTimed, harness.IterationCapLo, harness.IterationCapLo+harness.IterationStep, r.RecordedIterations, itersSource(*itersFrom), r.ModelledIterations)
 	}
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
+	if r.IterationCPUSeconds > 0 {
+		fmt.Fprintf(stdout, "of which EM iterations: %s CPU (%.0f %%): their count times the cost of one at the cell's n, what only another stopping rule would save\n", dur(r.IterationCPUSeconds), 100*r.IterationCPUSeconds/r.CPUSeconds)
+	}
 	if n := r.ShardsFor(3600, 1024); n > 0 {
 		fmt.Fprintf(stdout, "shards of %d cores for ≤ 1 h wall: %d (estimated %s)\n", r.Cores, n, dur(r.Wall(n)))
 	} else {
