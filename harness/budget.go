@@ -135,7 +135,11 @@ func (r *BudgetReport) ShardsFor(seconds float64, limit int) int {
 // grows slower than n). The cells of a kind's share set
 // (experiment.CostSharer: cells that compute each trial once between
 // them) are one group, and each is charged its own preparation and its
-// share of the trials. It is an estimate: a kind whose time grows
+// share of the trials. An EM cell larger than the calibration
+// (experiment.IterativeCost) is instead timed at its own n with its
+// iterations capped, and costed as the work beside its iterations plus
+// their recorded (BudgetOptions.Iterations) or extrapolated count times
+// the cost of one (iterationCost). It is an estimate: a kind whose time grows
 // differently beyond the calibration's sizes (EM iterations that grow
 // with n, caches that stop fitting) is off by that much, and it counts
 // CPU time, not the wall time of a busy machine.
@@ -404,7 +408,7 @@ func (b *budgeter) specOf(c planCell, n int) (*experiment.CellSpec, error) {
 }
 
 // specWith is the spec of cell c at size n on dataset d, with the raw
-// params over laid over the cell's own; with an iteration metric the
+// params over overlaid on the cell's own; with an iteration metric the
 // kind reports (experiment.IterativeCost), that metric is measured too.
 func (b *budgeter) specWith(c planCell, n int, d *datasets.Dataset, over map[string]string) (*experiment.CellSpec, error) {
 	raw := c.params
@@ -441,7 +445,7 @@ func (b *budgeter) timeCell(c planCell, n int) (cellTime, error) {
 }
 
 // timeCellOn times cell c at size n on dataset d with the raw params over
-// laid over its own: its preparation, then trials first, first+1, ...
+// overlaid on its own: its preparation, then trials first, first+1, ...
 // until minCPU seconds of CPU (at least one, at most the spec's trials).
 func (b *budgeter) timeCellOn(c planCell, n int, d *datasets.Dataset, over map[string]string, minCPU float64, first int) (cellTime, error) {
 	s, ctx := b.s, b.ctx
