@@ -156,7 +156,36 @@ func (s Spec) Validate() error {
 	s.checkSpread(bad)
 	s.checkStyle(bad)
 	s.checkFormats(bad)
+	s.checkGlyphs(bad)
 	return errors.Join(errs...)
+}
+
+// checkGlyphs checks that the font can draw every character of the
+// texts the spec gives (MissingGlyphs): a character it lacks would be
+// left out of the figure without a word.
+func (s Spec) checkGlyphs(bad badKey) {
+	check := func(key, text string) {
+		if m := MissingGlyphs(text); len(m) > 0 {
+			var list []string
+			for _, r := range m {
+				list = append(list, fmt.Sprintf("%q (%U)", r, r))
+			}
+			bad(key, "has characters the figures' font cannot draw: %s in %q; write them otherwise (\"in\" for ∈)", strings.Join(list, ", "), text)
+		}
+	}
+	check("title", s.Title)
+	check("note", s.Note)
+	check("xlabel", s.XLabel)
+	check("ylabel", s.YLabel)
+	for _, v := range slices.Sorted(maps.Keys(s.Labels)) {
+		check("labels."+v, s.Labels[v])
+	}
+	for i, c := range s.Categories {
+		check(fmt.Sprintf("categories[%d]", i), c)
+	}
+	for i, r := range s.References {
+		check(fmt.Sprintf("reference[%d].label", i), r.Label)
+	}
 }
 
 // A badKey records an error of a spec's key; Validate collects them all,

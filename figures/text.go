@@ -6,7 +6,9 @@ package figures
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -18,9 +20,88 @@ import (
 // as a superscript (smaller, above the baseline), for tick labels such as
 // 10^{−3}. The Liberation fonts lack most superscript digits (⁰, ⁹, ⁻),
 // and gonum/plot's LaTeX handler has no superscripts, hence this handler.
-// Superscripts are for single lines; a text of several lines is drawn as
-// text.Plain draws it.
+// A spec's text may write them as Unicode (a note's "10⁻³"): raise turns
+// each run of them with one the font lacks into "^{…}" first, since the
+// font would draw "10⁻³" as "10³". Superscripts are for single lines; a text of several lines is
+// drawn as text.Plain draws it, its superscripts written "^−3".
 type supText struct{ text.Plain }
+
+// superscripts maps each Unicode superscript a text may hold to the
+// character it raises.
+var superscripts = map[rune]rune{
+	'⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9',
+	'⁻': '−', '⁺': '+', '⁽': '(', '⁾': ')', 'ⁿ': 'n',
+}
+
+// raise writes each run of Unicode superscripts in s that holds one the
+// font lacks (fontLacks) as "^{…}" of the characters they raise; flat,
+// for a text of several lines, as "^…". A run the font can draw (the ²
+// of a caption's "(est − truth)²", "10⁶") keeps its glyphs.
+func raise(s string, flat bool) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { _, ok := superscripts[r]; return ok }) {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		j := i
+		lacks := false
+		for j < len(rs) {
+			if _, ok := superscripts[rs[j]]; !ok {
+				break
+			}
+			lacks = lacks || fontLacks(rs[j])
+			j++
+		}
+		switch {
+		case j == i:
+			b.WriteRune(rs[i])
+			i++
+			continue
+		case !lacks:
+			b.WriteString(string(rs[i:j]))
+		default:
+			b.WriteString("^")
+			if !flat {
+				b.WriteString("{")
+			}
+			for _, r := range rs[i:j] {
+				b.WriteRune(superscripts[r])
+			}
+			if !flat {
+				b.WriteString("}")
+			}
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// fontLacks reports whether the figures' font has no glyph for r.
+func fontLacks(r rune) bool {
+	i, err := defaultFace().Face.GlyphIndex(nil, r)
+	return err != nil || i == 0
+}
+
+// defaultFace is the figures' font (the caption's size; the glyphs are
+// the same at every size).
+var defaultFace = sync.OnceValue(func() font.Face {
+	return font.DefaultCache.Lookup(font.From(plot.DefaultFont, captionSize), captionSize)
+})
+
+// MissingGlyphs returns the characters of s, superscripts raised, that
+// the figures' font cannot draw: gonum/plot draws nothing for them (a
+// "∈" or an unraised "⁻" vanishes without a trace), so a spec's texts are
+// checked against it (Spec.Validate).
+func MissingGlyphs(s string) []rune {
+	var missing []rune
+	for _, r := range raise(s, false) {
+		if r >= ' ' && !slices.Contains(missing, r) && fontLacks(r) {
+			missing = append(missing, r)
+		}
+	}
+	return missing
+}
 
 var _ text.Handler = supText{}
 
@@ -62,7 +143,8 @@ func (h supText) supFont(fnt font.Font) font.Font {
 
 // Box implements text.Handler.
 func (h supText) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
-	if !strings.Contains(txt, "^{") {
+	txt = raise(txt, strings.Contains(strings.TrimRight(txt, "\n"), "\n"))
+	if !strings.Contains(txt, "^{") || strings.Contains(strings.TrimRight(txt, "\n"), "\n") {
 		return h.Plain.Box(txt, fnt)
 	}
 	face := h.Fonts.Lookup(fnt, fnt.Size)
@@ -83,6 +165,7 @@ func (h supText) Box(txt string, fnt font.Font) (width, height, depth vg.Length)
 // Draw implements text.Handler as text.Plain.Draw does, run by run.
 func (h supText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	txt = strings.TrimRight(txt, "\n")
+	txt = raise(txt, strings.Contains(txt, "\n"))
 	if !strings.Contains(txt, "^{") || strings.Contains(txt, "\n") {
 		h.Plain.Draw(c, txt, sty, pt)
 		return
