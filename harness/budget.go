@@ -441,13 +441,13 @@ type cellTime struct {
 
 // timeCell times cell c at size n on the calibration's data.
 func (b *budgeter) timeCell(c planCell, n int) (cellTime, error) {
-	return b.timeCellOn(c, n, b.data[c.dataset], nil, 0.02, 0)
+	return b.timeCellOn(c, n, b.data[c.dataset], nil, 0.02)
 }
 
 // timeCellOn times cell c at size n on dataset d with the raw params over
-// overlaid on its own: its preparation, then trials first, first+1, ...
-// until minCPU seconds of CPU (at least one, at most the spec's trials).
-func (b *budgeter) timeCellOn(c planCell, n int, d *datasets.Dataset, over map[string]string, minCPU float64, first int) (cellTime, error) {
+// overlaid on its own: its preparation, then trials until minCPU seconds
+// of CPU (at least one, at most the spec's trials).
+func (b *budgeter) timeCellOn(c planCell, n int, d *datasets.Dataset, over map[string]string, minCPU float64) (cellTime, error) {
 	s, ctx := b.s, b.ctx
 	// The preparation the runner does for every cell: its params parsed,
 	// Check, Prepare.
@@ -477,7 +477,7 @@ func (b *budgeter) timeCellOn(c planCell, n int, d *datasets.Dataset, over map[s
 	iters, counted := 0.0, 0
 	var out []experiment.Measurement
 	for done < max(s.Trials, 1) && (done == 0 || calibrationClock()-t1 < minCPU) {
-		if out, err = run.Trial(ctx, first+done, TrialRand(s.Seed, s.Name, "calibration", first+done), out[:0]); err != nil {
+		if out, err = run.Trial(ctx, done, TrialRand(s.Seed, s.Name, "calibration", done), out[:0]); err != nil {
 			return cellTime{}, fmt.Errorf("calibrating cell %s at n = %d: %w", c.cell.Key(), n, err)
 		}
 		for _, m := range out {
@@ -674,12 +674,12 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 	// does once (a kind's caches, the runtime's warm-up), which a larger
 	// n does not pay again in proportion; scaled 50-fold, a cold timing
 	// put multiservice-fig8a's plan at 2.6 times its run.
-	if b.ownCost {
+	// Not for a kind that keeps a trial's work for the cells that share
+	// it (experiment.CostSharer): it would find the trials done, and the
+	// spec may have no other trials to time (kind fl's folds × repeats).
+	if _, sharer := b.kind.(experiment.CostSharer); b.ownCost && !sharer {
 		p1 := m.perTrial(b.s.Trials, m.k)
-		// Other trials than the first timing's: a kind that keeps a
-		// trial's work for the cells that share it (experiment.
-		// CostSharer) would find them done.
-		again, err := b.timeCellOn(c, n, b.data[c.dataset], nil, 0.02, max(b.s.Trials, 1))
+		again, err := b.timeCell(c, n)
 		if err != nil {
 			return timing{}, false, err
 		}
@@ -844,7 +844,7 @@ func (b *budgeter) iterationCost(key string, m timing, calibrated bool, c planCe
 	if maxIter > 0 {
 		iters = min(iters, float64(maxIter))
 	}
-	t, err := b.timeIterations(key, c, cs, rep)
+	t, err := b.timeIterations(key, c, cs, iters, rep)
 	if err != nil || !t.ok {
 		return 0, false, err
 	}
@@ -858,11 +858,12 @@ func (b *budgeter) iterationCost(key string, m timing, calibrated bool, c planCe
 }
 
 // timeIterations times group key's cells of c's n, on the data at the
-// spec's own sizes: a trial of c with its iterations capped at IterationCapLo
-// and at IterationCapLo+IterationStep. The difference is the cost of the
-// iterations between; the rest of the first, its cost beside them. Once
-// per group and n.
-func (b *budgeter) timeIterations(key string, c planCell, cs *experiment.CellSpec, rep *BudgetReport) (iterTiming, error) {
+// spec's own sizes: a trial of c with its iterations capped at
+// IterationCapLo, and one capped IterationStep, 8·IterationStep, ...
+// iterations later (up to target, the cell's count). The difference is
+// the cost of the iterations between; the rest of the first, its cost
+// beside them. Once per group and n.
+func (b *budgeter) timeIterations(key string, c planCell, cs *experiment.CellSpec, target float64, rep *BudgetReport) (iterTiming, error) {
 	ck := fmt.Sprintf("%s|%d", key, c.cell.N)
 	if t, ok := b.perIter[ck]; ok {
 		return t, nil
@@ -878,20 +879,50 @@ func (b *budgeter) timeIterations(key string, c planCell, cs *experiment.CellSpe
 	}
 	var t iterTiming
 	if d := b.full[c.dataset]; d != nil && d.Rows() >= c.cell.N {
-		lo, err := b.timeCellOn(c, c.cell.N, d, b.iterative.CapIterations(cs, IterationCapLo), 0, 0)
+		// Each timing is the lesser of two: a single trial's CPU moves by
+		// 10-30 % from one to the next (the runtime's collections, EM's
+		// workers waiting on each other), which the difference of two
+		// timings would carry whole into the cost of an iteration.
+		timed := func(k int) (cellTime, error) {
+			a, err := b.timeCellOn(c, c.cell.N, d, b.iterative.CapIterations(cs, k), 0)
+			if err != nil || !a.ok {
+				return a, err
+			}
+			again, err := b.timeCellOn(c, c.cell.N, d, b.iterative.CapIterations(cs, k), 0)
+			if err == nil && again.ok && again.perTrial < a.perTrial {
+				a.perTrial = again.perTrial
+			}
+			return a, err
+		}
+		lo, err := timed(IterationCapLo)
 		if err != nil {
 			return iterTiming{}, err
 		}
-		hi, err := b.timeCellOn(c, c.cell.N, d, b.iterative.CapIterations(cs, IterationCapLo+IterationStep), 0, 0)
-		if err != nil {
-			return iterTiming{}, err
-		}
-		if lo.ok && hi.ok && hi.iters > lo.iters {
-			t.each = max(hi.perTrial-lo.perTrial, 0) / (hi.iters - lo.iters)
+		// The second cap grows 8-fold until the iterations' time stands
+		// above the first timing (whose noise is a few per cent of it),
+		// or reaches the cell's count, or EM stops before it: an EMS
+		// iteration costs about 20 µs beside 1.5 s of drawing 10⁷ users,
+		// and over 40 iterations the noise alone had made it 1 ms, 50
+		// times too dear.
+		for step := IterationStep; lo.ok; step *= 8 {
+			k := IterationCapLo + step
+			hi, err := timed(k)
+			if err != nil {
+				return iterTiming{}, err
+			}
+			if !hi.ok || !(hi.iters > lo.iters) {
+				break
+			}
+			diff := hi.perTrial - lo.perTrial
+			if diff < lo.perTrial && float64(k) < target && hi.iters >= float64(k) {
+				continue
+			}
+			t.each = max(diff, 0) / (hi.iters - lo.iters)
 			t.fixed = max(lo.perTrial-lo.iters*t.each, 0)
 			t.prep = min(lo.prep, hi.prep)
 			t.ok = true
 			rep.IterationTimed++
+			break
 		}
 	}
 	b.perIter[ck] = t

@@ -46,7 +46,7 @@ if [ ${#full[@]} -gt 0 ]; then
 	"$BIN" times --iterations "${full[@]}" >runs/iterations.csv.tmp && mv runs/iterations.csv.tmp runs/iterations.csv ||
 		{ echo "times: recording the iterations failed" >&2; exit 1; }
 fi
-measured=0 estimated=0 total_cpu=0
+measured=0 estimated=0 total_cpu=0 total_wall=0 plan_cpu=0 plan_wall1=0 plan_wall4=0
 rows=()
 for f in runs/*.toml; do
 	name=$(basename "$f" .toml)
@@ -61,6 +61,12 @@ for f in runs/*.toml; do
 	trials=$(grep -m1 -oE '= [0-9,]+ trials' "$tmp" | grep -oE '[0-9,]+')
 	est=$(grep -m1 '^estimated:' "$tmp" | sed -E 's/^estimated: (.*) CPU, .*/\1/')
 	est_s=$(dur_seconds "$est")
+	plan_cpu=$(awk -v a="$plan_cpu" -v b="$est_s" 'BEGIN { print a + b }')
+	# plan's wall on one machine and on 4 shards of it, from its shard line.
+	w1=$(grep -m1 '^  shards:' "$tmp" | sed -E 's/.* 1 → ([^ ]+) .*/\1/')
+	w4=$(grep -m1 '^  shards:' "$tmp" | sed -E 's/.* 4 → ([^ ]+) .*/\1/')
+	plan_wall1=$(awk -v a="$plan_wall1" -v b="$(dur_seconds "$w1")" 'BEGIN { print a + b }')
+	plan_wall4=$(awk -v a="$plan_wall4" -v b="$(dur_seconds "$w4")" 'BEGIN { print a + b }')
 	# The EM cells' iterations within plan's estimate (kind multiservice):
 	# the authors' stopping rule's count times the cost of one iteration.
 	iter=$(grep -m1 '^of which EM iterations:' "$tmp" | sed -E 's/^of which EM iterations: (.*) CPU \(([0-9]+) %\).*/\1 (\2 %)/')
@@ -73,6 +79,7 @@ for f in runs/*.toml; do
 	if [ -n "$line" ] && [ "$scale" = full ] && [ "$complete" = true ]; then
 		measured=$((measured + 1))
 		total_cpu=$(awk -v a="$total_cpu" -v b="$cpu" 'BEGIN { print a + b }')
+		total_wall=$(awk -v a="$total_wall" -v b="$wall" 'BEGIN { print a + b }')
 		ratio=""
 		[ -n "$est_s" ] && ratio=$(awk -v e="$est_s" -v m="$cpu" 'BEGIN { if (m > 0) printf "%.2f", e / m }')
 		rows+=("| \`$name\` | $trials | $(awk -v s="$cpu" 'BEGIN { printf "%.1f s", s }') | $(awk -v s="$wall" 'BEGIN { printf "%.1f s", s }') ($jobs workers, $cpus CPUs) | $est | $ratio | $iter |")
@@ -92,6 +99,11 @@ done
 	echo "and **plan ÷ measured** how far it was off. $measured specs measured (total $(awk -v s="$total_cpu" 'BEGIN { printf "%.0f CPU-s, %.2f CPU-hours", s, s / 3600 }')), $estimated not"
 	echo "measured here (their estimate alone). Run \`ldpbench times DIR\` for a run of your own, and"
 	echo "\`RUNS=DIR bash scripts/times.sh\` to regenerate this page from full-scale runs under DIR."
+	echo
+	echo "**All specs whose data are here, at full scale:** measured $(awk -v s="$total_cpu" 'BEGIN { printf "%.2f CPU-hours", s / 3600 }') and $(awk -v s="$total_wall" 'BEGIN { printf "%.2f", s / 3600 }') hours of"
+	echo "wall (each run on its own, as listed); plan: $(awk -v s="$plan_cpu" 'BEGIN { printf "%.2f CPU-hours", s / 3600 }'), $(awk -v s="$plan_wall1" 'BEGIN { printf "%.2f", s / 3600 }') hours of wall one spec after another"
+	echo "on one $(nproc)-core machine (\`make figures FULL=1\`), $(awk -v s="$plan_wall4" 'BEGIN { printf "%.0f", s / 60 }') minutes with every spec split over 4 such"
+	echo "machines (\`--shard i/4\`, [scale-out.md](scale-out.md))."
 	echo
 	echo "**of which EM iterations** is the part of plan's estimate that is EM iterations (kinds"
 	echo "\`multiservice\`, \`multiservice-md\`): the iterations the authors' stopping rule runs, as a"
