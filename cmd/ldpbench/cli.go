@@ -41,7 +41,7 @@ func init() {
 		{"merge", "OUT SHARD_DIR...", "join the directories of 'run --shard i/N' into what one run would have written", "", cmdMerge},
 		{"regress", "[flags] DIR", "check a finished run against its theory and its baseline (exit 1 if a cell moved)", "", cmdRegress},
 		{"compare", "[flags] DIR", "recompute a finished run's claims.csv, the paper's stated ranges beside the measured ones", "", cmdCompare},
-		{"times", "[--csv] DIR...", "print what finished runs cost: their wall and CPU time, as each recorded it (times.csv)", "", cmdTimes},
+		{"times", "[--csv|--iterations] DIR...", "print what finished runs cost: their wall and CPU time, as each recorded it (times.csv); --iterations: their EM iterations, the record plan reads", "", cmdTimes},
 		{"report", "[DIR...] [--out FILE]", "write a static HTML page per finished run and an index of them (default: every run under out/)", "", cmdReport},
 		{"audit", "[flags]", "measure each mechanism's ε from its law (exit 1 under --strict if one exceeds its claim)", auditMore, cmdAudit},
 		{"theory", "[flags]", "print each mechanism's worst-case variance at each ε, as CSV", "", cmdTheory},

@@ -50,4 +50,13 @@ func TestTimesCommand(t *testing.T) {
 	if _, err := runCLI(t, "times", empty); err == nil || !strings.Contains(err.Error(), empty) {
 		t.Errorf("times on a directory without times.csv: %v, want an error naming it", err)
 	}
+	// --iterations: a kind without EM records nothing; an EM spec's quick
+	// run is refused, its counts being of other sizes than plan costs.
+	if out, err := runCLI(t, "times", "--iterations", dir); err != nil || out != "cell,iterations\n" {
+		t.Errorf("times --iterations of mean-synthetic: %v, %q; want the header alone", err, out)
+	}
+	em := quickRun(t, "multiservice-fig8b")
+	if _, err := runCLI(t, "times", "--iterations", em); err == nil || !strings.Contains(err.Error(), "quick run") {
+		t.Errorf("times --iterations of a quick run: %v, want it refused", err)
+	}
 }
