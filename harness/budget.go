@@ -797,10 +797,11 @@ func (b *budgeter) estimate(rep *BudgetReport) error {
 }
 
 // Iteration caps of the timings at a cell's own n (experiment.
-// IterativeCost): the second runs IterationStep iterations more than the
-// first, enough for their cost to stand out of the noise of a trial's
-// draws (one ULE iteration at m = 3 and n = 10⁶ is about 3 ms of CPU,
-// the draws and merging of its reports about 0.4 s).
+// IterativeCost): the first at IterationCapLo, the second IterationStep
+// iterations later, then 8 times as many until their cost stands out of
+// the noise of a trial's draws (timeIterations; one ULE iteration at
+// m = 3 and n = 10⁶ is about 3 ms of CPU, the draws and merging of its
+// reports about 0.4 s, one EMS iteration about 20 µs).
 const (
 	IterationCapLo = 2
 	IterationStep  = 40

@@ -63,7 +63,7 @@ func cmdPlan(ctx context.Context, c *cli, args []string) error {
 		fmt.Fprintf(stdout, "not calibrated: %d groups whose every cell is costed from its recorded EM iterations (below)\n", r.Recorded)
 	}
 	if r.IterationTimed > 0 {
-		fmt.Fprintf(stdout, "EM cells beyond the calibration: %d groups × sizes timed at their own n with max_iter capped at %d and %d, for a trial's cost beside its iterations and one iteration's (experiment.IterativeCost); times the iterations a full-scale run recorded for %d cells (%s), grown from the calibration's as n^(1/3) for %d, which is off by up to 2× (docs/scale-out.md)\n",
+		fmt.Fprintf(stdout, "EM cells beyond the calibration: %d groups × sizes timed at their own n with max_iter capped at %d and at %d (8 times further until the iterations stand out of the trial's noise), for a trial's cost beside its iterations and one iteration's (experiment.IterativeCost); times the iterations a full-scale run recorded for %d cells (%s), grown from the calibration's as n^(1/3) for %d, which is off by up to 2× (docs/scale-out.md)\n",
 			r.IterationTimed, harness.IterationCapLo, harness.IterationCapLo+harness.IterationStep, r.RecordedIterations, itersSource(*itersFrom), r.ModelledIterations)
 	}
 	fmt.Fprintf(stdout, "estimated: %s CPU, %s wall on one %d-core machine\n", dur(r.CPUSeconds), dur(r.Wall(1)), r.Cores)
