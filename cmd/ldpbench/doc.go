@@ -13,7 +13,7 @@
 //	merge    join the directories of 'run --shard i/N' into what one run would have written
 //	regress  check a finished run against its theory and its baseline (exit 1 if a cell moved)
 //	compare  recompute a finished run's claims.csv, the paper's stated ranges beside the measured ones
-//	times    print what finished runs cost: their wall and CPU time, as each recorded it (times.csv)
+//	times    print what finished runs cost: their wall and CPU time, as each recorded it (times.csv); --iterations: their EM iterations, the record plan reads
 //	report   write a static HTML page per finished run and an index of them (default: every run under out/)
 //	audit    measure each mechanism's ε from its law (exit 1 under --strict if one exceeds its claim)
 //	theory   print each mechanism's worst-case variance at each ε, as CSV
