@@ -345,6 +345,25 @@ func (m timing) epsFactor(eps float64) float64 {
 	return m.f[len(m.f)-1]
 }
 
+// rewarm takes a second timing of the cell timed at ε when it is the
+// cheaper, the first having paid what the process does once: the
+// factors of the other ε, timed warm after the first, are then against
+// its rate. It returns the timing's CPU seconds per trial.
+func (m *timing) rewarm(again cellTime, trials int, eps float64) float64 {
+	p1 := m.perTrial(trials, m.k)
+	p := (timing{prep: again.prep, t: again.perTrial}).perTrial(trials, m.k)
+	if !again.ok || !(p > 0) || p >= p1 {
+		return p1
+	}
+	for i, e := range m.eps {
+		if e != eps {
+			m.f[i] *= p1 / p
+		}
+	}
+	m.prep, m.t = again.prep, again.perTrial
+	return p
+}
+
 // itersAt is the iterations a trial ran at ε at the calibration's size,
 // interpolated as epsFactor interpolates the rate (NaN when none was
 // measured).
@@ -678,19 +697,11 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 	// it (experiment.CostSharer): it would find the trials done, and the
 	// spec may have no other trials to time (kind fl's folds × repeats).
 	if _, sharer := b.kind.(experiment.CostSharer); b.ownCost && !sharer {
-		p1 := m.perTrial(b.s.Trials, m.k)
 		again, err := b.timeCell(c, n)
 		if err != nil {
 			return timing{}, false, err
 		}
-		if p := (timing{prep: again.prep, t: again.perTrial}).perTrial(b.s.Trials, m.k); again.ok && p > 0 && p < p1 {
-			for i, e := range m.eps {
-				if e != float64(c.cell.Eps) {
-					m.f[i] *= p1 / p
-				}
-			}
-			m.prep, m.t = again.prep, again.perTrial
-		}
+		m.rewarm(again, b.s.Trials, float64(c.cell.Eps))
 	}
 	// Without a cost model of the kind's own, the growth with n is
 	// measured: a second time at 4n (or the group's largest n) gives
@@ -714,21 +725,11 @@ func (b *budgeter) calibrateGroup(k string, spread bool) (m timing, ok bool, err
 		// Extrapolated 10⁷/(8·10⁴) = 125-fold, a spike once made
 		// multiservice-fig7c's plan 23 min against 2 min on every
 		// other run.
-		p1 := m.perTrial(b.s.Trials, m.k)
 		ct1b, err := b.timeCell(c, n)
 		if err != nil {
 			return timing{}, false, err
 		}
-		if again := (timing{prep: ct1b.prep, t: ct1b.perTrial}).perTrial(b.s.Trials, m.k); ct1b.ok && again > 0 && again < p1 {
-			// The ε ends were timed warm too: their factors are now
-			// against the warm rate.
-			for i, e := range m.eps {
-				if e != float64(c.cell.Eps) {
-					m.f[i] *= p1 / again
-				}
-			}
-			p1 = again
-		}
+		p1 := m.rewarm(ct1b, b.s.Trials, float64(c.cell.Eps))
 		if p2 := m2.perTrial(b.s.Trials, m.k); ct2.ok && p1 > 0 && p2 > 0 {
 			m.b = min(max(math.Log(p2/p1)/math.Log(float64(n2)/float64(n)), 0), 2)
 			m.prep, m.t, m.n = ct2.prep, ct2.perTrial, float64(n2)
